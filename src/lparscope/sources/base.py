@@ -1,0 +1,155 @@
+"""Shared types for the parsers in :mod:`lparscope.sources`.
+
+Every parser module in this package follows one contract:
+
+* ``KIND``: a short, stable name for the input kind (``"lsattr"``, ``"entstat"`` ...).
+* ``TITLE``: the command(s) whose output it reads, for status lines.
+* ``COMMANDS``: regular expressions matched against a shell command line
+  (``lsattr -El hdisk0``); used by the splitter when a prompt names the command.
+* ``STARTS``: regular expression matching a line that opens this kind's output
+  when no prompt line is present (the splitter cuts pasted outputs there).
+* ``detect(text) -> int``: a confidence score 0..100 that ``text`` is this kind.
+* ``parse(text) -> Parsed``: a pure function from text to typed records.
+
+``parse`` never raises on bad input: malformed lines become :class:`ParseWarning`
+entries carrying the 1-based line number inside ``text``. Callers add the offset
+of the segment inside its file, so evidence points at the real file line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ParseWarning:
+    """A line the parser could not read, or read only in part."""
+
+    line: int  # 1-based, relative to the text given to parse()
+    message: str
+
+
+@dataclass
+class Parsed:
+    """What a parser returns: typed records plus line-numbered warnings."""
+
+    kind: str
+    records: list[Any] = field(default_factory=list)
+    warnings: list[ParseWarning] = field(default_factory=list)
+    hostname: str | None = None  # only when the content itself names the host
+
+    def warn(self, line: int, message: str) -> None:
+        self.warnings.append(ParseWarning(line, message))
+
+
+# --- small helpers shared by parsers -------------------------------------------------
+
+_NUM_RE = re.compile(r"^[-+]?\d+(?:[.,]\d+)?$")
+
+
+def to_int(text: str | None) -> int | None:
+    """Integer from decimal or 0x-hex text; None when it is not a number."""
+    if text is None:
+        return None
+    t = text.strip()
+    try:
+        if t.lower().startswith("0x"):
+            return int(t, 16)
+        return int(t)
+    except ValueError:
+        f = to_float(t)
+        return int(f) if f is not None and f.is_integer() else None
+
+
+def to_float(text: str | None) -> float | None:
+    """Float from text, accepting a comma decimal separator (some locales)."""
+    if text is None:
+        return None
+    t = text.strip().rstrip("%")
+    if not _NUM_RE.match(t):
+        return None
+    return float(t.replace(",", "."))
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without their end-of-line characters (CRLF tolerant)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def strip_ansi(text: str) -> str:
+    """Remove terminal colour escapes (some community scripts add them)."""
+    return _ANSI_RE.sub("", text)
+
+
+# --- shell prompts ------------------------------------------------------------------
+# People paste outputs together with the prompt and command that produced them:
+#   "# lsattr -El hdisk4", "$ lsdev -type disk", "root@aix1:/ # netstat -v ent0",
+#   "[root@gibopvc1]/ # lsdev -Cc disk", "padmin@vios1:/home/padmin$ ioslevel".
+# The prompt tells the command (and sometimes the host); the splitter keeps the
+# command line as the first line of the segment so parsers can read it too.
+
+KNOWN_COMMANDS = frozenset(
+    """
+    lsattr lsdev entstat netstat lparstat vmstat iostat schedo vmo ioo no nfso lsmap
+    ioslevel oslevel odmget kdb lswpar ifconfig fcstat amepat seastat uname hostname
+    lslpp chdev oem_setup_env cat echo lspv lsvg lscfg prtconf lsconf svmon lsps
+    lssyscfg lshwres lsnports lspath mpstat topas nmon errpt instfix emgr lssrad lsmcode
+    """.split()
+)
+
+PROMPT_RE = re.compile(
+    r"""^\s*
+    (?:
+        (?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)[^#$>\s]*\s*   # user@host:/path
+      | \[(?P<user2>[A-Za-z_][\w-]*)@(?P<host2>[A-Za-z0-9][\w.-]*)\][^#$>\s]*\s*  # [user@host]/path
+      | (?P<host3>[A-Za-z0-9][\w.-]*):[^#$>\s]*\s*                        # host:/path
+    )?
+    [#$>]\s+(?P<cmd>\S.*?)\s*$""",
+    re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    command: str  # the full command line, e.g. "lsattr -El hdisk4"
+    host: str | None = None
+    user: str | None = None
+
+    @property
+    def program(self) -> str:
+        return self.command.split()[0].rsplit("/", 1)[-1] if self.command.split() else ""
+
+
+def parse_prompt(line: str) -> Prompt | None:
+    """A shell prompt line with a command, or None.
+
+    A bare ``#`` or ``$`` prompt counts only when the command is a known AIX / VIOS / HMC
+    command, so comment lines (``# Thread queue ...``) are not mistaken for prompts.
+    """
+    m = PROMPT_RE.match(line)
+    if not m:
+        return None
+    cmd = m.group("cmd")
+    host = m.group("host") or m.group("host2") or m.group("host3")
+    user = m.group("user") or m.group("user2")
+    first = cmd.split()[0].rsplit("/", 1)[-1]
+    if first not in KNOWN_COMMANDS and not (user and host):
+        return None
+    if m.group("host3") and first not in KNOWN_COMMANDS:
+        return None
+    return Prompt(command=cmd, host=host, user=user)
+
+
+def leading_prompt(lines: list[str]) -> tuple[Prompt | None, int]:
+    """The prompt on the first non-blank line, and the index of the first output line."""
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        p = parse_prompt(line)
+        return (p, i + 1) if p else (None, i)
+    return None, len(lines)
