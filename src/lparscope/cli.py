@@ -1,0 +1,125 @@
+"""Command line: ``lparscope analyze PATH...`` and ``lparscope rules``.
+
+Exit codes
+  0  analysis done, no finding at or above --fail-on (the default, never, always gives 0)
+  1  analysis done, at least one finding at or above --fail-on
+  2  usage error, unreadable configuration, or nothing readable in the inputs
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from . import __version__
+from .report.fixscript import render_fix_script
+from .report.json_report import build_report, dumps
+from .report.terminal import render_terminal
+from .rules.config import DEFAULTS, ConfigError, load
+from .rules.engine import all_rules
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Offline advisor for IBM PowerVM estates: reads AIX / VIOS command outputs and reports findings with fixes.")
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class FailOn(str, Enum):
+    never = "never"
+    info = "info"
+    warning = "warning"
+    critical = "critical"
+
+
+_RANK = {"critical": 3, "warning": 2, "info": 1}
+
+
+def _write(path: Path, text: str, err: Console) -> bool:
+    try:
+        path.write_text(text, encoding="utf-8")
+        return True
+    except OSError as exc:
+        err.print(f"[red]error:[/] cannot write {path}: {exc.strerror or exc}")
+        return False
+
+
+@app.command()
+def analyze(
+    paths: list[str] = typer.Argument(..., help="Files, folders or .tar/.tgz/.zip bundles of command outputs."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1)."),
+    html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report."),
+    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write a commented ksh fix script (never run)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="TOML file with thresholds and rule selection."),
+    fail_on: FailOn = typer.Option(FailOn.never, "--fail-on", help="Exit 1 when a finding at or above this severity exists."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list every input in the terminal summary."),
+) -> None:
+    """Read command outputs, build the estate, check it and report findings."""
+    from .pipeline import analyze as run_analysis
+
+    out, err = Console(), Console(stderr=True)
+    try:
+        cfg = load(config)
+    except ConfigError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(EXIT_USAGE)
+    unknown = (cfg.disabled | cfg.only | set(cfg.severities)) - set(all_rules())
+    if unknown:
+        err.print(f"[red]error:[/] {config}: unknown rule id(s): {', '.join(sorted(unknown))} (see: lparscope rules)")
+        raise typer.Exit(EXIT_USAGE)
+    analysis = run_analysis(paths, cfg)
+    report = build_report(analysis)
+    render_terminal(report, out, show_inputs=not quiet)
+    ok = True
+    if json_out:
+        ok &= _write(json_out, dumps(report), err)
+    if html_out:
+        from .report.html import render_html
+        ok &= _write(html_out, render_html(report), err)
+    if fix_script:
+        ok &= _write(fix_script, render_fix_script(report), err)
+    for label, target in (("JSON", json_out), ("HTML", html_out), ("fix script", fix_script)):
+        if target:
+            out.print(f"{label} report: {target}")
+    read = report["summary"]["files"]["parsed"] + report["summary"]["files"]["partly"]
+    if read == 0:
+        err.print("[red]error:[/] no supported command output found in: " + " ".join(paths))
+        raise typer.Exit(EXIT_USAGE)
+    if not ok:
+        raise typer.Exit(EXIT_USAGE)
+    if fail_on != FailOn.never:
+        if any(_RANK[f["severity"]] >= _RANK[fail_on.value] for f in report["findings"]):
+            raise typer.Exit(EXIT_FINDINGS)
+    raise typer.Exit(EXIT_OK)
+
+
+@app.command("rules")
+def list_rules() -> None:
+    """List every rule (id, severity, source) and every configurable threshold."""
+    out = Console()
+    for r in sorted(all_rules().values(), key=lambda r: (r.category, r.id)):
+        out.print(f"[bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n    source: {r.source}", highlight=False)
+    out.print("\n[bold]Thresholds[/] (set them under [thresholds] in a --config TOML file)")
+    for name, (value, why) in DEFAULTS.items():
+        out.print(f"  {name} = {value:g}  - {why}", highlight=False)
+
+
+@app.command()
+def version() -> None:
+    """Print the lparscope version."""
+    print(__version__)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,289 @@
+"""Turn parser records into the estate model.
+
+``apply(host, kind, parsed, path, offset)`` folds one parsed output into its host;
+``finish(estate)`` settles what needs everything at once (roles, device classes).
+Line numbers from the parsers are relative to their segment; ``offset`` (the
+segment's first line in its file, minus one) makes them file lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from ..sources.base import Parsed
+from .estate import Device, Estate, Evidence, Host, Partition, Series, Setting
+
+Applier = Callable[[Host, Parsed, str, int], None]
+_APPLIERS: dict[str, Applier] = {}
+
+
+def _applies(kind: str) -> Callable[[Applier], Applier]:
+    def wrap(fn: Applier) -> Applier:
+        _APPLIERS[kind] = fn
+        return fn
+    return wrap
+
+
+def apply(host: Host, kind: str, parsed: Parsed, path: str, offset: int) -> None:
+    """Fold one parsed output into ``host``."""
+    if path not in host.files:
+        host.files.append(path)
+    fn = _APPLIERS.get(kind)
+    if fn is not None:
+        fn(host, parsed, path, offset)
+
+
+def _ev(path: str, offset: int, line: int | None, excerpt: str = "") -> Evidence | None:
+    return Evidence(path, offset + line, excerpt) if line else None
+
+
+# --- device classes -------------------------------------------------------------------
+
+def class_from_description(name: str, description: str) -> str | None:
+    d = description.lower()
+    if "shared ethernet adapter" in d:
+        return "sea"
+    if "etherchannel" in d or "link aggregation" in d:
+        return "etherchannel"
+    if "virtual i/o ethernet" in d or "l-lan" in d:
+        return "virtual"
+    if name.startswith("ent") and "vlan" in d:
+        return "vlan"
+    return None
+
+
+def class_from_name(name: str) -> str:
+    for prefix, cls in (("vfchost", "vfchost"), ("vhost", "vhost"), ("vscsi", "vscsi"), ("fscsi", "fscsi"),
+                        ("fcs", "fc"), ("hdisk", "disk"), ("ent", "physical"), ("en", "interface"),
+                        ("et", "interface")):
+        if re.fullmatch(prefix + r"\d+", name):
+            return cls
+    return "other"
+
+
+def _settle_class(dev: Device) -> None:
+    """Best class from what is known; entstat's own class (set elsewhere) wins."""
+    if dev.stats is not None and getattr(dev.stats, "adapter_class", "unknown") not in (None, "unknown"):
+        dev.cls = dev.stats.adapter_class
+        return
+    by_desc = class_from_description(dev.name, dev.description)
+    if by_desc:
+        dev.cls = by_desc
+        return
+    if dev.name.startswith("ent"):
+        if "real_adapter" in dev.attrs and "virt_adapters" in dev.attrs:
+            dev.cls = "sea"
+            return
+        if "adapter_names" in dev.attrs:
+            dev.cls = "etherchannel"
+            return
+        if "min_buf_tiny" in dev.attrs or "max_buf_huge" in dev.attrs:
+            dev.cls = "virtual"
+            return
+    dev.cls = class_from_name(dev.name)
+
+
+# --- appliers ---------------------------------------------------------------------------
+
+_PARTITION_FIELDS = {
+    # Partition field: (LparInfo field, ...)
+    "name": "partition_name", "number": "partition_number", "type": "type", "mode": "mode",
+    "entitled_capacity": "entitled_capacity", "online_vps": "online_virtual_cpus",
+    "max_vps": "maximum_virtual_cpus", "weight": "variable_capacity_weight",
+    "online_memory_mb": "online_memory_mb", "max_memory_mb": "maximum_memory_mb",
+    "min_memory_mb": "minimum_memory_mb", "memory_mode": "memory_mode",
+    "ame_factor": "target_memory_expansion_factor", "ame_size_mb": "target_memory_expansion_size_mb",
+    "shared_pool_id": "shared_pool_id", "pool_cores": "active_cpus_in_pool",
+    "system_cores": "active_physical_cpus_in_system",
+}
+
+
+@_applies("lparstat-i")
+def _lparstat_info(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for info in parsed.records:
+        p = Partition()
+        lines = getattr(info, "lines", {}) or {}
+        for ours, theirs in _PARTITION_FIELDS.items():
+            value = getattr(info, theirs, None)
+            setattr(p, ours, value)
+            if theirs in lines:
+                p.evidence[ours] = Evidence(path, offset + lines[theirs])
+        host.partition = p
+
+
+@_applies("lparstat")
+def _lparstat_stats(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    series = host.cpu or Series()
+    for rec in parsed.records:
+        if hasattr(rec, "values") and hasattr(rec, "line") and not hasattr(rec, "ent"):
+            series.samples.append(dict(rec.values))
+            series.evidence.append(Evidence(path, offset + rec.line))
+        elif hasattr(rec, "ent"):
+            series.config.update({k: str(v) for k, v in rec.values.items()})
+    if series.samples or series.config:
+        host.cpu = series
+
+
+@_applies("lsattr")
+def _lsattr(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for a in parsed.records:
+        if a.device is None:
+            continue
+        dev = host.device(a.device)
+        dev.attrs[a.name] = Setting(a.value, Evidence(path, offset + a.line))
+
+
+@_applies("lsdev")
+def _lsdev(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for e in parsed.records:
+        dev = host.device(e.name)
+        dev.description = e.description or dev.description
+        dev.status = e.status or dev.status
+        dev.evidence = dev.evidence or Evidence(path, offset + e.line)
+
+
+@_applies("entstat")
+def _entstat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for s in parsed.records:
+        if not getattr(s, "name", None):
+            continue
+        dev = host.device(s.name)
+        dev.stats = s
+        dev.stats_origin = (path, offset)
+        dev.parent = s.parent or dev.parent
+        if s.device_type and not dev.description:
+            dev.description = s.device_type
+        dev.evidence = dev.evidence or Evidence(path, offset + s.line)
+
+
+@_applies("tunables")
+def _tunables(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for t in parsed.records:
+        host.tunables[t.name] = Setting(t.current, Evidence(path, offset + t.line))
+
+
+@_applies("oslevel")
+def _levels(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for lv in parsed.records:
+        if getattr(lv, "listed", False):
+            continue
+        host.levels[lv.command] = Setting(lv.value, Evidence(path, offset + lv.line))
+
+
+def _counters(host: Host, parsed: Parsed, path: str, offset: int) -> dict[str, Setting]:
+    snap = {c.name: Setting(c.value, Evidence(path, offset + c.line, c.description)) for c in parsed.records}
+    host.vmstat.update(snap)
+    return snap
+
+
+@_applies("vmstat-v")
+def _vmstat_v(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    host.vmstat_snapshots.append(_counters(host, parsed, path, offset))
+
+
+@_applies("vmstat-s")
+def _vmstat_s(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    _counters(host, parsed, path, offset)
+
+
+@_applies("iostat-D")
+def _iostat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for s in parsed.records:
+        if not hasattr(s, "disk"):
+            continue
+        series = host.disk_io.setdefault(s.disk, Series())
+        series.samples.append({"sqfull": s.sqfull, "tps": s.tps, "tm_act": s.tm_act, "avgsqsz": s.avgsqsz,
+                               "avgwqsz": s.avgwqsz, "read_avgserv": s.read_avgserv, "write_avgserv": s.write_avgserv,
+                               "interval": float(s.interval)})
+        series.evidence.append(Evidence(path, offset + s.line))
+
+
+@_applies("lsmap")
+def _lsmap(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for m in parsed.records:
+        m._evidence = Evidence(path, offset + m.line)  # type: ignore[attr-defined]
+        kind = type(m).__name__
+        if kind == "VscsiMapping":
+            host.vscsi_mappings.append(m)
+            host.device(m.vhost).cls = "vhost"
+        elif kind == "NpivMapping":
+            host.npiv_mappings.append(m)
+            host.device(m.vfchost).cls = "vfchost"
+        elif kind == "NetMapping":
+            host.net_mappings.append(m)
+    host.role_reasons.append(f"lsmap output ({path})")
+
+
+@_applies("lswpar")
+def _lswpar(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for w in parsed.records:
+        w._evidence = Evidence(path, offset + w.line)  # type: ignore[attr-defined]
+        if type(w).__name__ == "WparDevice":
+            host.wpar_devices.append(w)
+        else:
+            host.wpars = [x for x in host.wpars if x.name != w.name] + [w]
+
+
+@_applies("kdb")
+def _kdb(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for k in parsed.records:
+        if type(k).__name__ == "KernelQueueDepth" and k.name:
+            host.kernel_queue_depth[k.name] = Setting(k.queue_depth, Evidence(path, offset + k.line))
+
+
+@_applies("netif")
+def _netif(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        if type(r).__name__ == "Interface":
+            host.interfaces.append(r)
+        else:
+            host.interface_counters.append(r)
+
+
+@_applies("fcstat")
+def _fcstat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for s in parsed.records:
+        if s.name:
+            dev = host.device(s.name)
+            dev.stats, dev.stats_origin, dev.cls = s, (path, offset), "fc"
+
+
+@_applies("amepat")
+def _amepat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        host.amepat = r
+        host.amepat_origin = (path, offset)  # type: ignore[attr-defined]
+
+
+@_applies("odmget")
+def _odmget(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    host.odm.extend(parsed.records)
+
+
+@_applies("seastat")
+def _seastat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    host.sea_clients.extend(parsed.records)
+    host.role_reasons.append(f"seastat output ({path})")
+
+
+# --- finishing ------------------------------------------------------------------------------
+
+def _role(host: Host) -> None:
+    reasons = list(host.role_reasons)
+    if "ioslevel" in host.levels:
+        reasons.append("ioslevel reported")
+    if any(d.cls == "sea" or d.name.startswith(("vhost", "vfchost")) for d in host.devices.values()):
+        reasons.append("serves virtual adapters (SEA / vhost / vfchost)")
+    if reasons:
+        host.role, host.role_reasons = "vios", reasons
+    elif host.partition is not None or "oslevel" in host.levels or host.devices:
+        host.role = "aix"
+
+
+def finish(estate: Estate) -> None:
+    for host in estate.hosts.values():
+        for dev in host.devices.values():
+            if dev.cls in ("other", "physical") or dev.cls == class_from_name(dev.name):
+                _settle_class(dev)
+        _role(host)
+

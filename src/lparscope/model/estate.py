@@ -1,0 +1,202 @@
+"""The estate as lparscope understands it: hosts, their partition settings, devices,
+tunables and measurements, each value tied to the file line it came from.
+
+Rules read only these classes, never text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Where a value was read: a file (or bundle member) and a 1-based line."""
+
+    path: str
+    line: int
+    excerpt: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass
+class Setting:
+    """A configured value (attribute, tunable, level) and where it was read."""
+
+    value: Any
+    evidence: Evidence | None = None
+
+
+@dataclass
+class Partition:
+    """Partition configuration as ``lparstat -i`` reports it."""
+
+    name: str | None = None
+    number: int | None = None
+    type: str | None = None  # Shared-SMT-4, Dedicated-SMT, Dedicated ...
+    mode: str | None = None  # Capped, Uncapped, Donating
+    entitled_capacity: float | None = None  # processing units (EC)
+    online_vps: int | None = None  # online virtual processors
+    max_vps: int | None = None
+    weight: int | None = None  # variable capacity (uncapped) weight 0..255
+    online_memory_mb: int | None = None
+    max_memory_mb: int | None = None
+    min_memory_mb: int | None = None
+    memory_mode: str | None = None  # Dedicated, Dedicated-Expanded (AME), Shared (AMS)
+    ame_factor: float | None = None  # target memory expansion factor
+    ame_size_mb: int | None = None  # target expanded memory size
+    shared_pool_id: int | None = None
+    pool_cores: int | None = None  # "Active CPUs in Pool"
+    system_cores: int | None = None  # "Active Physical CPUs in system"
+    evidence: dict[str, Evidence] = field(default_factory=dict)
+
+    @property
+    def shared(self) -> bool:
+        return bool(self.type and self.type.lower().startswith("shared"))
+
+    @property
+    def dedicated(self) -> bool:
+        return bool(self.type and self.type.lower().startswith("dedicated"))
+
+    @property
+    def capped(self) -> bool:
+        return bool(self.mode and self.mode.lower() == "capped")
+
+    @property
+    def uncapped(self) -> bool:
+        return bool(self.mode and self.mode.lower() == "uncapped")
+
+    @property
+    def ame_enabled(self) -> bool:
+        return bool(self.memory_mode and "expanded" in self.memory_mode.lower())
+
+    def ev(self, *names: str) -> list[Evidence]:
+        return [self.evidence[n] for n in names if n in self.evidence]
+
+
+@dataclass
+class Device:
+    """A device: ent/en, hdisk, fcs/fscsi, vhost/vfchost ...
+
+    ``cls`` says what it is in PowerVM terms: for Ethernet one of ``physical``,
+    ``virtual`` (client l-lan), ``trunk`` (l-lan bridging for an SEA), ``sea``,
+    ``etherchannel``, ``vlan``; otherwise ``interface`` (en), ``disk``, ``fc``,
+    ``fscsi``, ``vhost``, ``vfchost``, ``vscsi``, ``other``.
+    """
+
+    name: str
+    cls: str = "other"
+    description: str = ""
+    status: str = ""
+    attrs: dict[str, Setting] = field(default_factory=dict)
+    stats: Any = None  # EthernetAdapterStats, FcAdapterStats ... from the parsers
+    parent: str | None = None  # SEA or EtherChannel this adapter belongs to
+    evidence: Evidence | None = None
+    stats_origin: tuple[str, int] | None = None  # (path, line offset) of the stats' output
+
+    def stat_ev(self, *keys: str) -> list[Evidence]:
+        """Evidence for statistics fields, from the parser's per-field line numbers."""
+        if self.stats is None or self.stats_origin is None:
+            return []
+        lines = getattr(self.stats, "lines", {}) or {}
+        path, offset = self.stats_origin
+        out = [Evidence(path, offset + lines[k], k) for k in keys if k in lines]
+        if not out and getattr(self.stats, "line", None):
+            out.append(Evidence(path, offset + self.stats.line, self.name))
+        return out
+
+    def attr(self, name: str) -> str | None:
+        s = self.attrs.get(name)
+        return None if s is None else str(s.value)
+
+    def attr_ev(self, *names: str) -> list[Evidence]:
+        return [self.attrs[n].evidence for n in names if n in self.attrs and self.attrs[n].evidence]
+
+
+@dataclass
+class Series:
+    """Samples of one measurement stream (lparstat, iostat, ...)."""
+
+    samples: list[dict[str, float | None]] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)  # one per sample
+    config: dict[str, str] = field(default_factory=dict)  # header values, e.g. ent=, psize=
+
+    def values(self, column: str) -> list[float]:
+        return [s[column] for s in self.samples if s.get(column) is not None]  # type: ignore[misc]
+
+    def mean(self, column: str) -> float | None:
+        v = self.values(column)
+        return sum(v) / len(v) if v else None
+
+
+@dataclass
+class Host:
+    """One AIX LPAR or VIOS, with everything read about it."""
+
+    name: str
+    role: str = "unknown"  # vios, aix, unknown
+    role_reasons: list[str] = field(default_factory=list)
+    partition: Partition | None = None
+    devices: dict[str, Device] = field(default_factory=dict)
+    tunables: dict[str, Setting] = field(default_factory=dict)  # by tunable name
+    levels: dict[str, Setting] = field(default_factory=dict)  # "ioslevel", "oslevel"
+    vmstat: dict[str, Setting] = field(default_factory=dict)  # vmstat -v / -s counters (last seen)
+    vmstat_snapshots: list[dict[str, Setting]] = field(default_factory=list)  # each -v output, in order
+    cpu: Series | None = None  # lparstat interval samples
+    disk_io: dict[str, Series] = field(default_factory=dict)  # iostat -D per disk
+    vscsi_mappings: list[Any] = field(default_factory=list)
+    npiv_mappings: list[Any] = field(default_factory=list)
+    net_mappings: list[Any] = field(default_factory=list)
+    wpars: list[Any] = field(default_factory=list)
+    wpar_devices: list[Any] = field(default_factory=list)
+    kernel_queue_depth: dict[str, Setting] = field(default_factory=dict)  # disk -> kdb value
+    interfaces: list[Any] = field(default_factory=list)  # ifconfig -a
+    interface_counters: list[Any] = field(default_factory=list)  # netstat -in
+    amepat: Any = None
+    odm: list[Any] = field(default_factory=list)
+    sea_clients: list[Any] = field(default_factory=list)  # seastat -d
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def is_vios(self) -> bool:
+        return self.role == "vios"
+
+    def device(self, name: str) -> Device:
+        """The device, created on first mention."""
+        if name not in self.devices:
+            self.devices[name] = Device(name)
+        return self.devices[name]
+
+    def by_class(self, *classes: str) -> list[Device]:
+        return [d for d in self.devices.values() if d.cls in classes]
+
+
+@dataclass
+class InputStatus:
+    """One command output found in one input file, and how reading it went."""
+
+    path: str
+    line: int
+    kind: str | None
+    host: str
+    status: str  # parsed, partly, unrecognised
+    reason: str = ""
+    warnings: list[tuple[int, str]] = field(default_factory=list)  # (file line, message)
+
+
+@dataclass
+class Estate:
+    hosts: dict[str, Host] = field(default_factory=dict)
+    inputs: list[InputStatus] = field(default_factory=list)
+
+    def host(self, name: str) -> Host:
+        if name not in self.hosts:
+            self.hosts[name] = Host(name)
+        return self.hosts[name]
+
+    @property
+    def vios(self) -> list[Host]:
+        return [h for h in self.hosts.values() if h.is_vios]

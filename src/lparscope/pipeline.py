@@ -1,0 +1,99 @@
+"""files -> detect -> parse -> model -> rules: the whole analysis, as plain functions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from .inputs import Collected, Limits, collect
+from .model import build
+from .model.estate import Estate, Evidence, InputStatus
+from .rules.config import Config
+from .rules.engine import Finding, run
+from .sources import parsers
+from .sources.base import Parsed
+from .sources.detect import split_and_classify
+
+
+@dataclass
+class Analysis:
+    estate: Estate
+    findings: list[Finding]
+    problems: list[str] = field(default_factory=list)  # rules that failed, inputs that could not be read
+
+
+def short_host(name: str) -> str:
+    """Host name without its DNS domain ("aix1.example.com" -> "aix1")."""
+    name = name.strip()
+    return name if not name or name[0].isdigit() else name.split(".")[0]
+
+
+def _file_host(segments_hosts: list[str | None], folder: str, display: str) -> str:
+    for h in segments_hosts:
+        if h:
+            return short_host(h)
+    return folder or PurePath(display.split("!")[-1]).stem
+
+
+def read_estate(collected: Collected) -> tuple[Estate, dict[str, list[str]]]:
+    """Parse every input file into an estate; also return each file's lines (for excerpts)."""
+    registry = parsers()
+    estate = Estate()
+    texts: dict[str, list[str]] = {}
+    for f in collected.files:
+        texts[f.display] = f.text.splitlines()
+        segments = split_and_classify(f.text, registry)
+        results: list[tuple[object, Parsed | None, str]] = []
+        for seg in segments:
+            parsed: Parsed | None = None
+            error = ""
+            if seg.kind is not None:
+                try:
+                    parsed = registry[seg.kind].parse(seg.text)
+                except Exception as exc:  # a parser bug must not end the run
+                    error = f"parser error: {type(exc).__name__}: {exc}"
+            results.append((seg, parsed, error))
+        hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]  # type: ignore[attr-defined]
+        default_host = _file_host(hosts, f.folder, f.display)
+        if not segments:
+            estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
+        for (seg, parsed, error), own in zip(results, hosts):
+            host_name = short_host(own) if own else default_host
+            offset = seg.start - 1  # type: ignore[attr-defined]
+            if parsed is None:
+                estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, "unrecognised",  # type: ignore[attr-defined]
+                                                 error or seg.reason))  # type: ignore[attr-defined]
+                continue
+            warnings = [(offset + w.line, w.message) for w in parsed.warnings]
+            status = "partly" if warnings else "parsed"
+            if not parsed.records:
+                status = "unrecognised" if not warnings else "partly"
+            estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, status,  # type: ignore[attr-defined]
+                                             "no records found" if not parsed.records else "", warnings))
+            if parsed.records:
+                build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[attr-defined]
+    for prob in collected.problems:
+        estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
+    build.finish(estate)
+    return estate, texts
+
+
+def _with_excerpts(findings: list[Finding], texts: dict[str, list[str]]) -> None:
+    for f in findings:
+        filled = []
+        for e in f.evidence:
+            lines = texts.get(e.path)
+            if lines and 0 < e.line <= len(lines):
+                filled.append(Evidence(e.path, e.line, lines[e.line - 1].strip()[:200]))
+            else:
+                filled.append(e)
+        f.evidence = filled
+
+
+def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None = None) -> Analysis:
+    """Read ``paths``, build the estate, run the rules."""
+    cfg = cfg or Config()
+    estate, texts = read_estate(collect(paths, limits))
+    findings, problems = run(estate, cfg)
+    _with_excerpts(findings, texts)
+    return Analysis(estate, findings, problems)

@@ -1,0 +1,87 @@
+"""The versioned JSON report (docs/report-schema.md) - also the input of the HTML report."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+from .. import __version__
+from ..model.estate import Device, Host
+from ..pipeline import Analysis
+
+SCHEMA = "lparscope.report/1"
+
+
+def _str(v: Any) -> str:
+    return "" if v is None else str(v)
+
+
+def _summary(host: Host) -> dict[str, Any]:
+    p = host.partition
+    get = (lambda name: getattr(p, name)) if p else (lambda name: None)
+    return {
+        "partition_type": get("type"), "mode": get("mode"), "entitled_capacity": get("entitled_capacity"),
+        "virtual_processors": get("online_vps"), "weight": get("weight"),
+        "online_memory_mb": get("online_memory_mb"), "maximum_memory_mb": get("max_memory_mb"),
+        "memory_mode": get("memory_mode"), "ame_factor": get("ame_factor"),
+        "oslevel": host.levels["oslevel"].value if "oslevel" in host.levels else None,
+        "ioslevel": host.levels["ioslevel"].value if "ioslevel" in host.levels else None,
+        "pool_cores": get("pool_cores"), "system_cores": get("system_cores"),
+    }
+
+
+def _row(dev: Device, *attrs: str) -> dict[str, str]:
+    row = {"name": dev.name, "class": dev.cls, "description": dev.description}
+    for a in attrs:
+        if dev.attr(a) is not None:
+            row[a] = _str(dev.attr(a))
+    return row
+
+
+def _inventory(host: Host) -> dict[str, list[dict[str, str]]]:
+    devs = sorted(host.devices.values(), key=lambda d: (len(d.name), d.name))
+    eth = ("physical", "virtual", "trunk", "sea", "etherchannel", "vlan")
+    return {
+        "ethernet": [_row(d, "thread", "largesend", "large_receive", "ha_mode", "mode", "hash_mode", "jumbo_frames")
+                     for d in devs if d.cls in eth],
+        "interfaces": [_row(d, "mtu", "mtu_bypass", "netaddr") for d in devs if d.cls == "interface"],
+        "disks": [_row(d, "queue_depth", "max_transfer", "reserve_policy", "algorithm") for d in devs if d.cls == "disk"],
+        "fc": [_row(d, "num_cmd_elems", "max_xfer_size") for d in devs if d.cls in ("fc", "fscsi", "vfchost")],
+        "vscsi_mappings": [{"vhost": m.vhost, "client_id": _str(m.client_id), "vtd": _str(m.vtd),
+                            "backing_device": _str(m.backing_device), "status": _str(m.status)} for m in host.vscsi_mappings],
+        "npiv_mappings": [{"vfchost": m.vfchost, "client_id": _str(m.client_id), "client_name": _str(m.client_name),
+                           "fc_name": _str(m.fc_name), "status": _str(m.status)} for m in host.npiv_mappings],
+        "wpars": [{"name": w.name, "state": _str(w.state), "type": _str(w.type),
+                   "os_version": _str(getattr(w, "os_version", None))} for w in host.wpars],
+    }
+
+
+def build_report(analysis: Analysis, now: datetime | None = None) -> dict[str, Any]:
+    """The report as a JSON-ready dict."""
+    estate = analysis.estate
+    findings = [f.to_dict() for f in analysis.findings]
+    by_sev = {s: sum(1 for f in findings if f["severity"] == s) for s in ("critical", "warning", "info")}
+    files = {s: sum(1 for i in estate.inputs if i.status == s) for s in ("parsed", "partly", "unrecognised")}
+    hosts = []
+    for host in sorted(estate.hosts.values(), key=lambda h: (h.role != "vios", h.name)):
+        counts = {s: sum(1 for f in findings if f["host"] == host.name and f["severity"] == s)
+                  for s in ("critical", "warning", "info")}
+        hosts.append({"name": host.name, "role": host.role, "summary": _summary(host),
+                      "inventory": _inventory(host), "counts": counts})
+    return {
+        "schema": SCHEMA,
+        "lparscope_version": __version__,
+        "generated_at": (now or datetime.now(timezone.utc)).isoformat(timespec="seconds"),
+        "summary": {"hosts": len(hosts), "findings": by_sev, "files": files},
+        "inputs": [{"path": i.path, "line": i.line, "kind": i.kind, "host": i.host, "status": i.status,
+                    "reason": i.reason, "warnings": [{"line": ln, "message": m} for ln, m in i.warnings]}
+                   for i in estate.inputs],
+        "hosts": hosts,
+        "findings": findings,
+        "problems": list(analysis.problems),
+    }
+
+
+def dumps(report: dict[str, Any]) -> str:
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"

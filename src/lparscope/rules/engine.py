@@ -1,0 +1,166 @@
+"""Rules: small functions over the model, each with its metadata, and the loop that runs them.
+
+A rule is declared with :func:`rule`::
+
+    @rule(id="VIOS-CAPPED", title="VIOS runs capped", severity="warning",
+          category="vios", source="000_31a80e54567cd02b.txt §3.5.1 (Table 3-9)",
+          rationale="...")
+    def vios_capped(host: Host, cfg: Config) -> Iterator[Finding]:
+        ...
+        yield finding(...)
+
+Host rules receive one host at a time; estate rules (``scope="estate"``) receive the
+whole :class:`~lparscope.model.estate.Estate`. A rule never parses text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.estate import Estate, Evidence, Host
+from .config import Config
+
+SEVERITIES = ("critical", "warning", "info")
+DISRUPTIONS = ("reboot", "interface-down", "dlpar", "restart-needed")
+
+
+@dataclass
+class Commands:
+    """The same change in the forms an administrator types it."""
+
+    root: list[str] = field(default_factory=list)  # AIX root shell (also VIOS after oem_setup_env)
+    padmin: list[str] = field(default_factory=list)  # VIOS restricted shell
+    hmc: list[str] = field(default_factory=list)  # HMC CLI (profiles, DLPAR)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"root": list(self.root), "padmin": list(self.padmin), "hmc": list(self.hmc)}
+
+    def __bool__(self) -> bool:
+        return bool(self.root or self.padmin or self.hmc)
+
+
+@dataclass
+class Rule:
+    id: str
+    title: str
+    severity: str
+    category: str
+    source: str
+    rationale: str
+    check: Callable[..., Iterable[Finding]]
+    scope: str = "host"  # host | estate
+
+
+@dataclass
+class Finding:
+    rule: Rule
+    host: str
+    subject: str
+    message: str
+    evidence: list[Evidence] = field(default_factory=list)
+    fix: Commands = field(default_factory=Commands)
+    rollback: Commands = field(default_factory=Commands)
+    disruption: list[str] = field(default_factory=list)
+    values: dict[str, str] = field(default_factory=dict)
+    severity: str | None = None  # overrides the rule's default when set
+
+    @property
+    def level(self) -> str:
+        return self.severity or self.rule.severity
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rule_id": self.rule.id,
+            "title": self.rule.title,
+            "severity": self.level,
+            "category": self.rule.category,
+            "host": self.host,
+            "subject": self.subject,
+            "message": self.message,
+            "rationale": self.rule.rationale,
+            "source": self.rule.source,
+            "evidence": [{"path": e.path, "line": e.line, "excerpt": e.excerpt} for e in self.evidence],
+            "fix": self.fix.to_dict(),
+            "rollback": self.rollback.to_dict(),
+            "disruption": list(self.disruption),
+            "values": {k: str(v) for k, v in self.values.items()},
+        }
+
+
+REGISTRY: dict[str, Rule] = {}
+
+
+def rule(*, id: str, title: str, severity: str, category: str, source: str, rationale: str,
+         scope: str = "host") -> Callable[[Callable[..., Iterable[Finding]]], Callable[..., Iterable[Finding]]]:
+    """Register a check function as a rule with its metadata."""
+    if severity not in SEVERITIES:
+        raise ValueError(f"unknown severity {severity!r} for {id}")
+
+    def wrap(fn: Callable[..., Iterable[Finding]]) -> Callable[..., Iterable[Finding]]:
+        if id in REGISTRY:
+            raise ValueError(f"rule id {id} declared twice")
+        r = Rule(id, title, severity, category, source, " ".join(rationale.split()), fn, scope)
+        REGISTRY[id] = r
+        fn.rule = r  # type: ignore[attr-defined]
+        return fn
+
+    return wrap
+
+
+def finding(fn: Callable[..., Any], host: Host | str, subject: str, message: str, *,
+            evidence: Iterable[Evidence | None] = (), fix: Commands | None = None,
+            rollback: Commands | None = None, disruption: Iterable[str] = (),
+            values: dict[str, Any] | None = None, severity: str | None = None) -> Finding:
+    """A finding of the rule that ``fn`` implements."""
+    for d in disruption:
+        if d not in DISRUPTIONS:
+            raise ValueError(f"unknown disruption {d!r}")
+    seen: list[Evidence] = []
+    for e in evidence:
+        if e is not None and e not in seen:
+            seen.append(e)
+    return Finding(
+        rule=fn.rule,  # type: ignore[attr-defined]
+        host=host if isinstance(host, str) else host.name,
+        subject=subject,
+        message=message,
+        evidence=seen,
+        fix=fix or Commands(),
+        rollback=rollback or Commands(),
+        disruption=list(disruption),
+        values={k: str(v) for k, v in (values or {}).items()},
+        severity=severity,
+    )
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every registered rule (importing the rule modules registers them)."""
+    from . import ame, memory, network, processor, storage, vios  # noqa: F401
+
+    return dict(REGISTRY)
+
+
+_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
+
+
+def run(estate: Estate, cfg: Config) -> tuple[list[Finding], list[str]]:
+    """All findings, ordered by severity then host; plus problems met running rules."""
+    findings: list[Finding] = []
+    problems: list[str] = []
+    for r in all_rules().values():
+        if not cfg.enabled(r.id):
+            continue
+        targets: list[Any] = [estate] if r.scope == "estate" else list(estate.hosts.values())
+        for target in targets:
+            try:
+                for f in r.check(target, cfg):
+                    if cfg.severity_override(r.id):
+                        f.severity = cfg.severity_override(r.id)
+                    findings.append(f)
+            except Exception as exc:  # one broken rule must not stop the report
+                where = "estate" if r.scope == "estate" else target.name
+                problems.append(f"rule {r.id} failed on {where}: {type(exc).__name__}: {exc}")
+    findings.sort(key=lambda f: (_ORDER[f.level], f.host, f.rule.id, f.subject))
+    return findings, problems

@@ -1,0 +1,183 @@
+"""Processor rules: virtual processors, entitled capacity, capping (000 §3.1)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from ..model.estate import Host
+from .config import Config
+from .engine import Commands, Finding, finding, rule
+
+MS = "<managed-system>"  # the HMC name of the frame; the HMC knows it, the LPAR does not
+PROFILE = "<profile>"
+
+
+def round_up(value: float, step: float = 0.05) -> float:
+    """Processing units go in hundredths; suggest values on a 0.05 grid."""
+    return round(math.ceil(value / step - 1e-9) * step, 2)
+
+
+def dlpar_units(lpar: str, old: float, new: float) -> tuple[Commands, Commands]:
+    """HMC commands that move entitled capacity from old to new, now and in the profile."""
+    op, delta = ("a", new - old) if new > old else ("r", old - new)
+    back = "r" if op == "a" else "a"
+    fix = Commands(hmc=[
+        f"chhwres -m {MS} -r proc -o {op} -p {lpar} --procunits {delta:.2f}",
+        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},desired_proc_units={new:.2f}"',
+    ])
+    undo = Commands(hmc=[
+        f"chhwres -m {MS} -r proc -o {back} -p {lpar} --procunits {delta:.2f}",
+        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},desired_proc_units={old:.2f}"',
+    ])
+    return fix, undo
+
+
+@rule(
+    id="CPU-VP-EXCEEDS-POOL",
+    title="Virtual processors exceed the cores in the pool or system",
+    severity="warning",
+    category="processor",
+    source="000_31a80e54567cd02b.txt §3.1; rules-catalogue S3",
+    rationale="""An uncapped partition can never run on more cores than its pool holds, so virtual
+    processors beyond that number add no capacity. They still have to be dispatched, which costs
+    context switches and spreads work over more physical cores than it can use.""",
+)
+def vp_exceeds_pool(host: Host, cfg: Config) -> Iterator[Finding]:
+    p = host.partition
+    if p is None or not p.shared or p.online_vps is None:
+        return
+    limit, what, ev = p.pool_cores, "cores in its shared pool", "pool_cores"
+    if limit is None:
+        limit, what, ev = p.system_cores, "active cores in the system", "system_cores"
+    if not limit or p.online_vps <= limit:
+        return
+    fix = Commands(hmc=[
+        f"chhwres -m {MS} -r proc -o r -p {host.name} --procs {p.online_vps - limit}",
+        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={limit}"',
+    ])
+    undo = Commands(hmc=[
+        f"chhwres -m {MS} -r proc -o a -p {host.name} --procs {p.online_vps - limit}",
+        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={p.online_vps}"',
+    ])
+    yield finding(
+        vp_exceeds_pool, host, "partition",
+        f"{host.name} has {p.online_vps} online virtual processors but only {limit} {what}.",
+        evidence=p.ev("online_vps", ev), fix=fix, rollback=undo, disruption=["dlpar"],
+        values={"current": p.online_vps, "suggested": f"<= {limit}"},
+    )
+
+
+@rule(
+    id="CPU-EC-BELOW-VP",
+    title="Entitled capacity far below the virtual processors (slow unfolding)",
+    severity="warning",
+    category="processor",
+    source="000_31a80e54567cd02b.txt §3.1 (folding test, Figures 3-3 and 3-4)",
+    rationale="""When the entitlement is a small share of the virtual processors, AIX keeps most
+    of them folded and must unfold them when load arrives. The Redbook measured 30 seconds before a
+    workload reached its cores with EC 6.4 and 64 VPs, and 5 seconds with EC 50, a 16% gain. EC should
+    be the average use at peak; VPs the peak.""",
+)
+def ec_below_vp(host: Host, cfg: Config) -> Iterator[Finding]:
+    p = host.partition
+    if p is None or not p.shared or not p.entitled_capacity or not p.online_vps:
+        return
+    ratio = p.entitled_capacity / p.online_vps
+    if ratio >= cfg.t("ec_to_vp_min_ratio"):
+        return
+    floor = p.online_vps * cfg.t("ec_to_vp_min_ratio")
+    measured = host.cpu.mean("physc") if host.cpu else None
+    basis = f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs"
+    suggested = floor
+    if measured is not None and measured > floor:
+        suggested, basis = measured, f"the measured average physc {measured:.2f}"
+    suggested = round_up(suggested)
+    fix, undo = dlpar_units(host.name, p.entitled_capacity, suggested)
+    fix.hmc.append(f"# or, if the peak really needs fewer cores, lower the VPs towards {math.ceil(suggested)}")
+    yield finding(
+        ec_below_vp, host, "partition",
+        f"{host.name}: EC {p.entitled_capacity:.2f} is {ratio:.0%} of its {p.online_vps} virtual processors "
+        f"(threshold {cfg.t('ec_to_vp_min_ratio'):.0%}); suggested EC {suggested:.2f} from {basis}.",
+        evidence=p.ev("entitled_capacity", "online_vps") + (host.cpu.evidence[:1] if host.cpu else []),
+        fix=fix, rollback=undo, disruption=["dlpar"],
+        values={"current": f"EC {p.entitled_capacity:.2f} / {p.online_vps} VP", "suggested": f"EC {suggested:.2f}"},
+    )
+
+
+@rule(
+    id="CPU-UNCAPPED-ABOVE-EC",
+    title="Uncapped partition runs above its entitlement on average",
+    severity="warning",
+    category="processor",
+    source="000_31a80e54567cd02b.txt §3.1 (EC = average use at peak); Table 3-9",
+    rationale="""Capacity above the entitlement is borrowed from the pool and is not guaranteed:
+    when the pool is busy the partition falls back to its EC. A partition whose average use is above
+    its EC is under-entitled and also loses the memory-affinity reservation that comes with EC.""",
+)
+def uncapped_above_ec(host: Host, cfg: Config) -> Iterator[Finding]:
+    p = host.partition
+    cpu = host.cpu
+    if p is None or cpu is None or not p.uncapped:
+        return
+    entc = cpu.mean("%entc")
+    if entc is None or entc <= cfg.t("entc_uncapped_high"):
+        return
+    ec = p.entitled_capacity or _float(cpu.config.get("ent"))
+    physc = cpu.mean("physc")
+    ev = p.ev("entitled_capacity", "mode") + cpu.evidence[:1] + cpu.evidence[-1:]
+    if ec and physc:
+        suggested = round_up(physc)
+        fix, undo = dlpar_units(host.name, ec, suggested)
+        values = {"current": f"EC {ec:.2f}, mean physc {physc:.2f}, mean %entc {entc:.0f}", "suggested": f"EC {suggested:.2f}"}
+    else:
+        fix, undo, values = Commands(), Commands(), {"current": f"mean %entc {entc:.0f}"}
+    yield finding(
+        uncapped_above_ec, host, "partition",
+        f"{host.name} used on average {entc:.0f}% of its entitlement over {len(cpu.samples)} samples.",
+        evidence=ev, fix=fix, rollback=undo, disruption=["dlpar"] if fix else [], values=values,
+    )
+
+
+@rule(
+    id="CPU-CAPPED-PINNED",
+    title="Capped partition pinned at its entitlement",
+    severity="warning",
+    category="processor",
+    source="000_31a80e54567cd02b.txt §3.1 (Sharing mode, Table 3-1)",
+    rationale="""A capped partition cannot use more than its entitlement, even when the pool is idle.
+    When it runs at its cap most of the time, work is queueing for processor: make it uncapped (with
+    enough virtual processors) or raise its entitlement.""",
+)
+def capped_pinned(host: Host, cfg: Config) -> Iterator[Finding]:
+    p = host.partition
+    cpu = host.cpu
+    if p is None or cpu is None or not p.capped or not p.shared:
+        return
+    entc = cpu.values("%entc")
+    if not entc:
+        return
+    pinned = sum(1 for v in entc if v >= cfg.t("entc_capped_pinned"))
+    share = pinned / len(entc)
+    if share < cfg.t("capped_pinned_share"):
+        return
+    fix = Commands(hmc=[
+        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},sharing_mode=uncap,uncap_weight=128"',
+        "# takes effect when the partition is next activated from the profile; or raise EC now with chhwres --procunits",
+    ])
+    undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},sharing_mode=cap"'])
+    yield finding(
+        capped_pinned, host, "partition",
+        f"{host.name} is capped and ran at {cfg.t('entc_capped_pinned'):.0f}% or more of its entitlement "
+        f"in {pinned} of {len(entc)} samples.",
+        evidence=p.ev("mode", "entitled_capacity") + cpu.evidence[:1] + cpu.evidence[-1:],
+        fix=fix, rollback=undo, disruption=["restart-needed"],
+        values={"current": f"capped, {share:.0%} of samples pinned", "suggested": "uncapped (or more EC)"},
+    )
+
+
+def _float(text: str | None) -> float | None:
+    try:
+        return float(text) if text is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,131 @@
+"""Cut a file into the command outputs it holds and say what kind each one is.
+
+People paste outputs one after another, with or without the prompt that ran them.
+A file is cut (1) at every prompt line naming a command and (2) inside prompt-less
+text, at a line that opens another kind's output (each parser's ``STARTS``).
+Each piece is then classified by the command its prompt names, confirmed by the
+parsers' ``detect`` scores, or by the best score alone. File names are never used.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from types import ModuleType
+
+from . import parsers
+from .base import Prompt, parse_prompt, split_lines, strip_ansi
+
+MIN_SCORE = 30  # below this a piece is reported as unrecognised
+
+# Commands that print nothing worth reading, or only switch shells.
+_SILENT = {"oem_setup_env", "exit", "cd", "clear", "uname", "hostname", "date", "echo"}
+
+
+@dataclass
+class Segment:
+    start: int  # 1-based line in the file where this piece starts
+    text: str
+    kind: str | None
+    prompt: Prompt | None
+    reason: str = ""  # why it is unrecognised
+
+
+def _kinds_for_command(command: str, registry: dict[str, ModuleType]) -> list[str]:
+    return [k for k, mod in registry.items() if any(re.search(p, command) for p in getattr(mod, "COMMANDS", []))]
+
+
+def _starts(registry: dict[str, ModuleType]) -> list[tuple[str, re.Pattern[str]]]:
+    return [(k, mod.STARTS) for k, mod in registry.items() if getattr(mod, "STARTS", None) is not None]
+
+
+def _best(text: str, registry: dict[str, ModuleType], among: list[str] | None = None) -> tuple[str | None, int]:
+    best, score = None, 0
+    for kind in among or list(registry):
+        try:
+            s = int(registry[kind].detect(text))
+        except Exception:  # a detector must never stop the run
+            s = 0
+        if s > score:
+            best, score = kind, s
+    return best, score
+
+
+def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
+    """(index, prompt) of each piece's first line, cutting at prompt lines."""
+    cuts: list[tuple[int, Prompt | None]] = [(0, None)]
+    for i, line in enumerate(lines):
+        p = parse_prompt(line)
+        if p is not None:
+            if cuts[-1][0] == i:
+                cuts[-1] = (i, p)
+            else:
+                cuts.append((i, p))
+    return cuts
+
+
+def _cut_starts(lines: list[str], lo: int, hi: int, starts: list[tuple[str, re.Pattern[str]]]) -> list[int]:
+    """Indexes inside [lo, hi) where prompt-less text switches to another kind's output."""
+    cuts = [lo]
+    current: str | None = None
+    seen_text = False
+    for i in range(lo, hi):
+        line = lines[i].strip()
+        if not line:
+            continue
+        for kind, pat in starts:
+            if pat.match(line):
+                if current is not None and kind != current and seen_text:
+                    cuts.append(i)
+                current = kind
+                break
+        seen_text = True
+    return cuts
+
+
+def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None) -> list[Segment]:
+    """The command outputs in ``text``, in order, each with its kind (or why none)."""
+    registry = registry if registry is not None else parsers()
+    lines = split_lines(strip_ansi(text))
+    starts = _starts(registry)
+    pieces: list[tuple[int, int, Prompt | None]] = []
+    cuts = _cut_prompts(lines)
+    for n, (lo, prompt) in enumerate(cuts):
+        hi = cuts[n + 1][0] if n + 1 < len(cuts) else len(lines)
+        body_lo = lo + 1 if prompt else lo
+        if prompt and _kinds_for_command(prompt.command, registry):
+            pieces.append((lo, hi, prompt))
+            continue
+        sub = _cut_starts(lines, body_lo, hi, starts)
+        for m, s in enumerate(sub):
+            e = sub[m + 1] if m + 1 < len(sub) else hi
+            first = lo if m == 0 else s
+            pieces.append((first, e, prompt if m == 0 else None))
+    segments: list[Segment] = []
+    for lo, hi, prompt in pieces:
+        body = lines[lo + 1 : hi] if prompt else lines[lo:hi]
+        if not any(ln.strip() for ln in body):
+            if prompt is None or prompt.program in _SILENT:
+                continue
+            segments.append(Segment(lo + 1, "\n".join(lines[lo:hi]), None, prompt, "the command printed nothing"))
+            continue
+        seg_text = "\n".join(lines[lo:hi])
+        kind, reason = _classify(seg_text, prompt, registry)
+        segments.append(Segment(lo + 1, seg_text, kind, prompt, reason))
+    return segments
+
+
+def _classify(text: str, prompt: Prompt | None, registry: dict[str, ModuleType]) -> tuple[str | None, str]:
+    if prompt is not None:
+        candidates = _kinds_for_command(prompt.command, registry)
+        if candidates:
+            kind, score = _best(text, registry, candidates)
+            return (kind or candidates[0]), ""
+    kind, score = _best(text, registry)
+    if kind is not None and score >= MIN_SCORE:
+        return kind, ""
+    if prompt is not None:
+        return None, f"command '{prompt.program}' is not a supported input kind"
+    if kind is not None:
+        return None, f"no supported command output recognised (closest: {kind}, confidence {score}/100)"
+    return None, "no supported command output recognised"
