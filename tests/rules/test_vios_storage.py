@@ -1,0 +1,89 @@
+from types import SimpleNamespace
+
+from lparscope.model.estate import Series, Setting
+from lparscope.rules import storage, vios
+
+from .conftest import device, ev, host, run_rule
+
+
+def test_vios_capped_only_for_vios():
+    assert len(run_rule(vios.vios_capped, host("vios2", "vios", mode="Capped"))) == 1
+    assert run_rule(vios.vios_capped, host("vios1", "vios", mode="Uncapped")) == []
+    assert run_rule(vios.vios_capped, host("aix2", "aix", mode="Capped")) == []
+
+
+def test_vios_folding_policy():
+    h = host("vios2", "vios")
+    h.tunables["vpm_fold_policy"] = Setting("3", ev(2))
+    (f,) = run_rule(vios.vios_folding, h)
+    assert "schedo -p -o vpm_fold_policy=4" in f.fix.padmin and f.rollback.root == ["schedo -p -o vpm_fold_policy=3"]
+    assert f.disruption == []  # dynamic (000 Example 3-22)
+    h.tunables["vpm_fold_policy"] = Setting("4", ev(2))
+    assert run_rule(vios.vios_folding, h) == []
+
+
+def _vios_with_adapters(memory_mb: int):
+    h = host("vios1", "vios", online_memory_mb=memory_mb, system_cores=20)
+    for i in range(4):
+        device(h, f"ent{i}", "physical", "PCIe2 2-port 10GbE SR Adapter")
+    for i in range(2):
+        device(h, f"fcs{i}", "fc", "PCIe2 16Gb 2-Port Fibre Channel Adapter")
+    for i in range(4, 8):
+        device(h, f"ent{i}", "virtual", "Virtual I/O Ethernet Adapter (l-lan)")
+    return h
+
+
+def test_vios_memory_estimate_from_adapters():
+    need, parts = vios.vios_memory_estimate(_vios_with_adapters(3072))
+    # 768 + 4 x 512 (10 Gb) + 2 x 512 (FC) + 4 x 16 (virtual Ethernet) = 3904; 20 cores -> 4096 by cores
+    assert need == 4096 and "4 x 10 Gb Ethernet port x 512 MB" in parts
+    (f,) = run_rule(vios.vios_memory, _vios_with_adapters(3072))
+    assert f.values["suggested"] == "4096 MB"
+    assert run_rule(vios.vios_memory, _vios_with_adapters(8192)) == []
+
+
+def test_generic_disk_driver():
+    h = host("vios1", "vios")
+    device(h, "hdisk2", "disk", "MPIO Other FC SCSI Disk Drive")
+    device(h, "hdisk3", "disk", "MPIO FC 2145")
+    (f,) = run_rule(storage.generic_disk_driver, h)
+    assert f.subject == "hdisk2" and f.fix.padmin
+    assert run_rule(storage.generic_disk_driver, host()) == []
+
+
+def test_vscsi_client_queue_depth_default():
+    h = host()
+    device(h, "hdisk0", "disk", "Virtual SCSI Disk Drive", queue_depth=3)
+    device(h, "hdisk1", "disk", "Virtual SCSI Disk Drive", queue_depth=32)
+    device(h, "hdisk2", "disk", "MPIO FC 2145", queue_depth=3)
+    (f,) = run_rule(storage.vscsi_queue_depth_default, h)
+    assert f.subject == "hdisk0" and "queue_depth=32" in f.fix.root[0]
+
+
+def _iostat(values):
+    s = Series()
+    for i, v in enumerate(values):
+        s.samples.append({"sqfull": v})
+        s.evidence.append(ev(20 + i, "iostat.txt"))
+    return s
+
+
+def test_sqfull_persistent():
+    h = host()
+    device(h, "hdisk3", "disk", "Virtual SCSI Disk Drive", queue_depth=20)
+    h.disk_io["hdisk3"] = _iostat([1072.0, 1175.0, 1147.0, 1186.0, 779.0])  # 004 first run
+    (f,) = run_rule(storage.sqfull_persistent, h)
+    assert "5 of 5" in f.message and "queue_depth=40" in f.fix.root[1]
+    h.disk_io["hdisk3"] = _iostat([0.0, 0.0, 5.0, 0.0])
+    assert run_rule(storage.sqfull_persistent, h) == []
+
+
+def test_wpar_kernel_queue_depth_mismatch_as_in_004():
+    h = host("aix4")
+    device(h, "hdisk3", "disk", "Virtual SCSI Disk Drive", queue_depth=256)
+    h.wpar_devices.append(SimpleNamespace(wpar="legacy53", device="hdisk3", virtual_device="hdisk1", _evidence=ev(4)))
+    h.kernel_queue_depth["hdisk1"] = Setting(1, ev(9, "kdb.txt"))
+    (f,) = run_rule(storage.wpar_kernel_queue_depth, h)
+    assert "kernel queue_depth 1" in f.message and "256" in f.message and f.rule.severity == "critical"
+    h.kernel_queue_depth["hdisk1"] = Setting(256, ev(9, "kdb.txt"))
+    assert run_rule(storage.wpar_kernel_queue_depth, h) == []
