@@ -1,0 +1,37 @@
+from lparscope.sources.detect import split_and_classify
+
+PASTED = """root@aix1:/ # lsattr -El en0
+mtu_bypass    off     Enable/Disable largesend for virtual Ethernet  True
+mtu           1500    Maximum IP Packet Size for This Device         True
+root@aix1:/ # oslevel -s
+7200-05-06-2320
+root@aix1:/ # lscfg -vl ent0
+  ent0  U9009.42A.1234567-V3-C2-T1  Virtual I/O Ethernet Adapter (l-lan)
+"""
+
+
+def test_split_on_prompts_keeps_command_and_host():
+    segs = split_and_classify(PASTED)
+    assert [(s.start, s.kind) for s in segs] == [(1, "lsattr"), (4, "oslevel"), (6, None)]
+    assert segs[0].prompt.host == "aix1"
+    assert "not a supported input kind" in segs[2].reason
+
+
+def test_split_promptless_paste_at_output_starts():
+    text = ("ETHERNET STATISTICS (ent0) :\nDevice Type: Virtual I/O Ethernet Adapter (l-lan)\n"
+            "Hardware Address: 52:e8:7f:a2:19:0a\n\n"
+            "attribute     value    description                 user_settable\n"
+            "thread        1        Thread mode enabled (1) or disabled (0)   True\n")
+    segs = split_and_classify(text)
+    assert [s.kind for s in segs] == ["entstat", "lsattr"]
+    assert segs[1].start == 5
+
+
+def test_unrecognised_text_has_a_reason():
+    (seg,) = split_and_classify("hello world\nthis is not an AIX command output\n")
+    assert seg.kind is None and "no supported command output" in seg.reason
+
+
+def test_silent_commands_are_dropped():
+    segs = split_and_classify("$ oem_setup_env\n# schedo -o vpm_fold_policy\nvpm_fold_policy = 3\n")
+    assert [s.kind for s in segs] == ["tunables"]

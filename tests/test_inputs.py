@@ -1,0 +1,62 @@
+import io
+import tarfile
+import zipfile
+
+from lparscope.inputs import Limits, collect
+
+LSATTR = b"# lsattr -El hdisk0\nqueue_depth  3  Queue DEPTH  True\n"
+
+
+def _tar(path, members, mode="w:gz"):
+    with tarfile.open(path, mode) as tf:
+        for name, data, kind in members:
+            info = tarfile.TarInfo(name)
+            if kind == "sym":
+                info.type, info.linkname = tarfile.SYMTYPE, "/etc/passwd"
+            elif kind == "lnk":
+                info.type, info.linkname = tarfile.LNKTYPE, "../../etc/shadow"
+            else:
+                info.size = len(data)
+            tf.addfile(info, io.BytesIO(data) if kind == "file" else None)
+
+
+def test_folder_files_and_host_folder(tmp_path):
+    (tmp_path / "aix1").mkdir()
+    (tmp_path / "aix1" / "disk.txt").write_bytes(LSATTR)
+    (tmp_path / "aix1" / "core").write_bytes(b"\x00\x01binary")
+    got = collect([str(tmp_path)])
+    assert [f.folder for f in got.files] == ["aix1"]
+    assert any("binary" in p.message for p in got.problems)
+
+
+def test_tar_bundle_read_in_place_refuses_traversal_and_links(tmp_path):
+    bundle = tmp_path / "snap.data"  # the name says nothing: content decides
+    _tar(bundle, [("vios1/lsattr.txt", LSATTR, "file"), ("../evil.txt", LSATTR, "file"),
+                  ("/abs.txt", LSATTR, "file"), ("vios1/link", b"", "sym"), ("vios1/hard", b"", "lnk")])
+    before = sorted(p.name for p in tmp_path.iterdir())
+    got = collect([str(bundle)])
+    assert [f.display.split("!")[1] for f in got.files] == ["vios1/lsattr.txt"]
+    assert got.files[0].folder == "vios1"
+    msgs = " ".join(p.message for p in got.problems)
+    assert "leaves the bundle" in msgs and "link" in msgs
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing extracted
+
+
+def test_zip_bomb_ratio_and_size_limits(tmp_path):
+    bundle = tmp_path / "b.zip"
+    with zipfile.ZipFile(bundle, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("aix2/zeros.txt", b"0" * 5_000_000)
+        zf.writestr("aix2/ok.txt", LSATTR)
+        zf.writestr("../up.txt", LSATTR)
+    got = collect([str(bundle)])
+    assert [f.display.split("!")[1] for f in got.files] == ["aix2/ok.txt"]
+    assert any("ratio" in p.message for p in got.problems)
+    small = collect([str(bundle)], Limits(max_file_bytes=10, max_ratio=10**9))
+    assert not small.files and any("larger than" in p.message for p in small.problems)
+
+
+def test_missing_path_and_damaged_bundle(tmp_path):
+    bad = tmp_path / "x.tgz"
+    bad.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    got = collect([str(tmp_path / "nope"), str(bad)])
+    assert {p.message.split(":")[0] for p in got.problems} >= {"no such file or folder", "unreadable tar bundle"}
