@@ -99,8 +99,13 @@ KNOWN_COMMANDS = frozenset(
     ioslevel oslevel odmget kdb lswpar ifconfig fcstat amepat seastat uname hostname
     lslpp chdev oem_setup_env cat echo lspv lsvg lscfg prtconf lsconf svmon lsps
     lssyscfg lshwres lsnports lspath mpstat topas nmon errpt instfix emgr lssrad lsmcode
+    bootinfo lsmpio lsvpd lsps df mount
     """.split()
 )
+
+# Commands people also paste bare, without any option, on a line of their own.
+_BARE_OK = frozenset("ioslevel oslevel lspv lswpar prtconf lsconf lsmcode lssrad lsvpd".split())
+_BARE_RE = re.compile(r"^\s*(?P<cmd>(?P<prog>[a-z_]+)(?:\s+-\S+.*?)?)\s*$")
 
 PROMPT_RE = re.compile(
     r"""^\s*
@@ -133,6 +138,10 @@ def parse_prompt(line: str) -> Prompt | None:
     """
     m = PROMPT_RE.match(line)
     if not m:
+        # A command typed without its prompt ("lsattr -El hdisk2" on a line of its own).
+        b = _BARE_RE.match(line)
+        if b and "| |" not in line and b.group("prog") in KNOWN_COMMANDS and (b.group("cmd") != b.group("prog") or b.group("prog") in _BARE_OK):
+            return Prompt(command=b.group("cmd"))
         return None
     cmd = m.group("cmd")
     host = m.group("host") or m.group("host2") or m.group("host3")
