@@ -24,7 +24,7 @@ def test_vp_falls_back_to_system_cores_when_pool_unknown():
 def test_ec_below_vp_uses_seed_folding_case():
     # 000 §3.1: EC 6.4 with 64 VPs unfolded in 30 s; EC 50 in 5 s.
     (f,) = run_rule(processor.ec_below_vp, host(entitled_capacity=6.4, online_vps=64, pool_cores=64))
-    assert "10%" in f.message and f.values["suggested"] == "EC 16.00"
+    assert "10%" in f.message and f.values["suggested"] == "EC 16.00, 64 VP"
     assert run_rule(processor.ec_below_vp, host(entitled_capacity=50, online_vps=64, pool_cores=64)) == []
 
 
@@ -32,7 +32,9 @@ def test_ec_below_vp_prefers_measured_average_and_threshold_is_configurable():
     h = host(entitled_capacity=0.5, online_vps=12)
     h.cpu = cpu("physc", [1.2, 1.6, 1.4])
     (f,) = run_rule(processor.ec_below_vp, h)
-    assert f.values["suggested"] == "EC 3.00"  # 0.25 x 12 VPs is above the measured 1.4
+    # measured: EC = average 1.40, VPs = ceil(peak 1.6) + 1 = 3
+    assert f.values["suggested"] == "EC 1.40, 3 VP"
+    assert any("--procs 9" in c for c in f.fix.hmc) and any("--procunits 0.90" in c for c in f.fix.hmc)
     cfg = Config()
     cfg.thresholds["ec_to_vp_min_ratio"] = 0.04
     assert run_rule(processor.ec_below_vp, h, cfg) == []

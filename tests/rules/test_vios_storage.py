@@ -1,6 +1,6 @@
 from types import SimpleNamespace
 
-from lparscope.model.estate import Series, Setting
+from lparscope.model.estate import KernelQueueDepth, Series, Setting
 from lparscope.rules import storage, vios
 
 from .conftest import device, ev, host, run_rule
@@ -82,8 +82,11 @@ def test_wpar_kernel_queue_depth_mismatch_as_in_004():
     h = host("aix4")
     device(h, "hdisk3", "disk", "Virtual SCSI Disk Drive", queue_depth=256)
     h.wpar_devices.append(SimpleNamespace(wpar="legacy53", device="hdisk3", virtual_device="hdisk1", _evidence=ev(4)))
-    h.kernel_queue_depth["hdisk1"] = Setting(1, ev(9, "kdb.txt"))
+    device(h, "hdisk1", "disk", "Virtual SCSI Disk Drive", queue_depth=32)  # a global disk of the same name
+    h.kernel_queue_depth.append(KernelQueueDepth("hdisk1", "0xF1000A0150618000", 32, ev(8, "kdb.txt")))
+    h.kernel_queue_depth.append(KernelQueueDepth("hdisk1", "0xF1000A01C014C000", 1, ev(9, "kdb.txt")))
     (f,) = run_rule(storage.wpar_kernel_queue_depth, h)
-    assert "kernel queue_depth 1" in f.message and "256" in f.message and f.rule.severity == "critical"
-    h.kernel_queue_depth["hdisk1"] = Setting(256, ev(9, "kdb.txt"))
+    assert "kernel queue_depth 1 (kernel address 0xF1000A01C014C000)" in f.message and "256" in f.message
+    assert f.rule.severity == "critical" and "0x100" in f.fix.root[-1]
+    h.kernel_queue_depth[1] = KernelQueueDepth("hdisk1", "0xF1000A01C014C000", 256, ev(9, "kdb.txt"))
     assert run_rule(storage.wpar_kernel_queue_depth, h) == []

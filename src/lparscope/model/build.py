@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from ..sources.base import Parsed
-from .estate import Device, Estate, Evidence, Host, Partition, Series, Setting
+from .estate import Device, Estate, Evidence, Host, KernelQueueDepth, Partition, Series, Setting
 
 Applier = Callable[[Host, Parsed, str, int], None]
 _APPLIERS: dict[str, Applier] = {}
@@ -219,7 +219,8 @@ def _lswpar(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     for w in parsed.records:
         w._evidence = Evidence(path, offset + w.line)  # type: ignore[attr-defined]
         if type(w).__name__ == "WparDevice":
-            host.wpar_devices.append(w)
+            if not any((d.wpar, d.device) == (w.wpar, w.device) for d in host.wpar_devices):
+                host.wpar_devices.append(w)
         else:
             host.wpars = [x for x in host.wpars if x.name != w.name] + [w]
 
@@ -227,8 +228,8 @@ def _lswpar(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 @_applies("kdb")
 def _kdb(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     for k in parsed.records:
-        if type(k).__name__ == "KernelQueueDepth" and k.name:
-            host.kernel_queue_depth[k.name] = Setting(k.queue_depth, Evidence(path, offset + k.line))
+        if type(k).__name__ == "KernelQueueDepth":
+            host.kernel_queue_depth.append(KernelQueueDepth(k.name, k.address, k.queue_depth, Evidence(path, offset + k.line)))
 
 
 @_applies("netif")

@@ -101,7 +101,9 @@ class Device:
         """Evidence for statistics fields, from the parser's per-field line numbers."""
         if self.stats is None or self.stats_origin is None:
             return []
-        lines = getattr(self.stats, "lines", {}) or {}
+        lines = dict(getattr(self.stats, "lines", {}) or {})
+        for sub in ("sea", "etherchannel"):  # SEA / EtherChannel summaries keep their own line maps
+            lines.update(getattr(getattr(self.stats, sub, None), "lines", None) or {})
         path, offset = self.stats_origin
         out = [Evidence(path, offset + lines[k], k) for k in keys if k in lines]
         if not out and getattr(self.stats, "line", None):
@@ -133,6 +135,16 @@ class Series:
 
 
 @dataclass
+class KernelQueueDepth:
+    """A disk's queue depth as the running kernel holds it (kdb scsidisk)."""
+
+    name: str | None  # as the kernel lists it: inside a WPAR, the WPAR's own disk name
+    address: str | None
+    queue_depth: int
+    evidence: Evidence
+
+
+@dataclass
 class Host:
     """One AIX LPAR or VIOS, with everything read about it."""
 
@@ -152,7 +164,7 @@ class Host:
     net_mappings: list[Any] = field(default_factory=list)
     wpars: list[Any] = field(default_factory=list)
     wpar_devices: list[Any] = field(default_factory=list)
-    kernel_queue_depth: dict[str, Setting] = field(default_factory=dict)  # disk -> kdb value
+    kernel_queue_depth: list[KernelQueueDepth] = field(default_factory=list)  # kdb readings
     interfaces: list[Any] = field(default_factory=list)  # ifconfig -a
     interface_counters: list[Any] = field(default_factory=list)  # netstat -in
     amepat: Any = None

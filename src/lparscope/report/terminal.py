@@ -25,14 +25,14 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
                           + (f"  [dim]{escape(note)}[/]" if note else ""), highlight=False, soft_wrap=True)
     console.rule("Hosts")
     t = Table(show_edge=False, header_style="bold")
-    for col in ("host", "role", "type / mode", "EC", "VP", "memory MB", "level", "crit", "warn", "info"):
-        t.add_column(col)
+    for col in ("host", "role", "mode", "EC", "VP", "mem MB", "level", "c/w/i"):
+        t.add_column(col, no_wrap=col not in ("mode", "level"))
     for h in report["hosts"]:
         s, c = h["summary"], h["counts"]
         level = s.get("ioslevel") or s.get("oslevel") or ""
-        t.add_row(escape(h["name"]), h["role"], escape(f"{s.get('partition_type') or ''} {s.get('mode') or ''}".strip()),
-                  _fmt(s.get("entitled_capacity")), _fmt(s.get("virtual_processors")), _fmt(s.get("online_memory_mb")),
-                  escape(str(level)), str(c["critical"]), str(c["warning"]), str(c["info"]))
+        t.add_row(escape(h["name"]), h["role"], _mode(s), _fmt(s.get("entitled_capacity")),
+                  _fmt(s.get("virtual_processors")), _fmt(s.get("online_memory_mb")), escape(str(level)),
+                  f"{c['critical']}/{c['warning']}/{c['info']}")
     console.print(t)
     summ = report["summary"]
     console.rule("Findings")
@@ -55,6 +55,13 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
             console.print(f"         needs: {', '.join(f['disruption'])}", highlight=False)
     for p in report.get("problems", []):
         console.print(f"[red]problem:[/] {escape(p)}", highlight=False, soft_wrap=True)
+
+
+def _mode(s: dict[str, Any]) -> str:
+    kind = (s.get("partition_type") or "").split("-")[0].lower()
+    mode = (s.get("mode") or "").lower()
+    ame = " AME" if "expanded" in (s.get("memory_mode") or "").lower() else ""
+    return escape(f"{kind} {mode}".strip() + ame)
 
 
 def _fmt(v: Any) -> str:

@@ -225,7 +225,7 @@ def veth_buffers(host: Host, cfg: Config) -> Iterator[Finding]:
         desc = "; ".join(f"{t}: min {omin}->{nmin}, max {omax}->{nmax}" for t, omin, nmin, omax, nmax in changes)
         yield finding(veth_buffers, host, dev.name,
                       f"{dev.name} on {host.name}: {'buffers ran out' if exhausted else 'buffer pools grew on demand'} ({desc}).",
-                      evidence=dev.stat_ev("receive_buffers"),
+                      evidence=dev.stat_ev("receive_buffers.min_buffers", "receive_buffers.max_buffers", "receive_buffers.max_allocated"),
                       fix=Commands(root=_interface_down(host, dev.name, f"chdev -l {dev.name} {new}")
                                    + [f"# or: chdev -l {dev.name} {new} -P   (applies at next boot)"],
                                    padmin=[f"chdev -dev {dev.name} " + new.replace("-a ", "-attr ", 1).replace(" -a ", " ") + " -perm",

@@ -86,22 +86,33 @@ def ec_below_vp(host: Host, cfg: Config) -> Iterator[Finding]:
     ratio = p.entitled_capacity / p.online_vps
     if ratio >= cfg.t("ec_to_vp_min_ratio"):
         return
-    floor = p.online_vps * cfg.t("ec_to_vp_min_ratio")
-    measured = host.cpu.mean("physc") if host.cpu else None
-    basis = f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs"
-    suggested = floor
-    if measured is not None and measured > floor:
-        suggested, basis = measured, f"the measured average physc {measured:.2f}"
-    suggested = round_up(suggested)
-    fix, undo = dlpar_units(host.name, p.entitled_capacity, suggested)
-    fix.hmc.append(f"# or, if the peak really needs fewer cores, lower the VPs towards {math.ceil(suggested)}")
+    mean = host.cpu.mean("physc") if host.cpu else None
+    peak = max(host.cpu.values("physc"), default=None) if host.cpu else None
+    fix_vps: int | None = None
+    if mean is not None and peak is not None:
+        # Measured: EC = average use at peak, VPs = peak use plus one of headroom (000 §3.1; S2).
+        suggested = round_up(max(mean, p.entitled_capacity))
+        wanted_vps = max(math.ceil(peak) + 1, math.ceil(suggested))
+        fix_vps = wanted_vps if wanted_vps < p.online_vps else None
+        basis = f"measured physc: average {mean:.2f}, peak {peak:.2f}"
+    else:
+        suggested = round_up(p.online_vps * cfg.t("ec_to_vp_min_ratio"))
+        basis = f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs (no lparstat samples to size from)"
+    fix, undo = dlpar_units(host.name, p.entitled_capacity, suggested) if suggested > p.entitled_capacity else (Commands(), Commands())
+    if fix_vps is not None:
+        gone = p.online_vps - fix_vps
+        fix.hmc += [f"chhwres -m {MS} -r proc -o r -p {host.name} --procs {gone}",
+                    f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={fix_vps}"']
+        undo.hmc += [f"chhwres -m {MS} -r proc -o a -p {host.name} --procs {gone}",
+                     f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={p.online_vps}"']
+    target = f"EC {suggested:.2f}" + (f", {fix_vps} VP" if fix_vps is not None else f", {p.online_vps} VP")
     yield finding(
         ec_below_vp, host, "partition",
         f"{host.name}: EC {p.entitled_capacity:.2f} is {ratio:.0%} of its {p.online_vps} virtual processors "
-        f"(threshold {cfg.t('ec_to_vp_min_ratio'):.0%}); suggested EC {suggested:.2f} from {basis}.",
+        f"(threshold {cfg.t('ec_to_vp_min_ratio'):.0%}); suggested {target} from {basis}.",
         evidence=p.ev("entitled_capacity", "online_vps") + (host.cpu.evidence[:1] if host.cpu else []),
         fix=fix, rollback=undo, disruption=["dlpar"],
-        values={"current": f"EC {p.entitled_capacity:.2f} / {p.online_vps} VP", "suggested": f"EC {suggested:.2f}"},
+        values={"current": f"EC {p.entitled_capacity:.2f}, {p.online_vps} VP", "suggested": target},
     )
 
 

@@ -99,7 +99,7 @@ KNOWN_COMMANDS = frozenset(
     ioslevel oslevel odmget kdb lswpar ifconfig fcstat amepat seastat uname hostname
     lslpp chdev oem_setup_env cat echo lspv lsvg lscfg prtconf lsconf svmon lsps
     lssyscfg lshwres lsnports lspath mpstat topas nmon errpt instfix emgr lssrad lsmcode
-    bootinfo lsmpio lsvpd lsps df mount
+    bootinfo lsmpio lsvpd lsps df mount exit
     """.split()
 )
 
@@ -130,12 +130,19 @@ class Prompt:
         return self.command.split()[0].rsplit("/", 1)[-1] if self.command.split() else ""
 
 
+_EMPTY_PROMPT_RE = re.compile(
+    r"^\s*(?:[A-Za-z_][\w-]*@[A-Za-z0-9][\w.-]*[^#$>\s]*\s*|\[[A-Za-z_][\w-]*@[A-Za-z0-9][\w.-]*\][^#$>\s]*\s*)?[#$]\s*$"
+)
+
+
 def parse_prompt(line: str) -> Prompt | None:
     """A shell prompt line with a command, or None.
 
     A bare ``#`` or ``$`` prompt counts only when the command is a known AIX / VIOS / HMC
     command, so comment lines (``# Thread queue ...``) are not mistaken for prompts.
     """
+    if _EMPTY_PROMPT_RE.match(line):
+        return Prompt(command="")  # a prompt with nothing typed: ends the previous output
     m = PROMPT_RE.match(line)
     if not m:
         # A command typed without its prompt ("lsattr -El hdisk2" on a line of its own).

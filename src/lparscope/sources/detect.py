@@ -19,7 +19,7 @@ from .base import Prompt, parse_prompt, split_lines, strip_ansi
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
 
 # Commands that print nothing worth reading, or only switch shells.
-_SILENT = {"oem_setup_env", "exit", "cd", "clear", "uname", "hostname", "date", "echo"}
+_SILENT = {"", "oem_setup_env", "exit", "cd", "clear", "uname", "hostname", "date", "echo"}
 
 
 @dataclass
