@@ -76,6 +76,6 @@ def test_ame_deficit():
     h = host(memory_mode="Dedicated-Expanded", ame_factor=1.8)
     h.cpu = cpu("dxm", [0, 512, 1024])
     (f,) = run_rule(ame.ame_deficit, h)
-    assert "2 of 3" in f.message and "mem_expansion=1.60" in f.fix.hmc[0]
+    assert "2 of 3" in f.message and "1024 pages = 4 MB" in f.message and "mem_expansion=1.60" in f.fix.hmc[0]
     h.cpu = cpu("dxm", [0, 0, 0])
     assert run_rule(ame.ame_deficit, h) == []

@@ -63,7 +63,7 @@ def test_vscsi_client_queue_depth_default():
 def _iostat(values):
     s = Series()
     for i, v in enumerate(values):
-        s.samples.append({"sqfull": v})
+        s.samples.append({"sqfull": v, "interval": float(i + 1)})
         s.evidence.append(ev(20 + i, "iostat.txt"))
     return s
 
@@ -75,6 +75,10 @@ def test_sqfull_persistent():
     (f,) = run_rule(storage.sqfull_persistent, h)
     assert "5 of 5" in f.message and "queue_depth=40" in f.fix.root[1]
     h.disk_io["hdisk3"] = _iostat([0.0, 0.0, 5.0, 0.0])
+    assert run_rule(storage.sqfull_persistent, h) == []
+    since_boot = _iostat([48311290.0, 0.0, 0.0, 0.0])
+    since_boot.samples[0]["interval"] = 0.0  # the first report counts since boot: not judged
+    h.disk_io["hdisk3"] = since_boot
     assert run_rule(storage.sqfull_persistent, h) == []
 
 

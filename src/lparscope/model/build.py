@@ -228,7 +228,9 @@ def _lswpar(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 @_applies("kdb")
 def _kdb(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     for k in parsed.records:
-        if type(k).__name__ == "KernelQueueDepth":
+        if type(k).__name__ == "KernelDiskEntry":
+            host.kernel_disk_names[k.address.upper().replace("0X", "0x")] = k.name
+        elif type(k).__name__ == "KernelQueueDepth":
             host.kernel_queue_depth.append(KernelQueueDepth(k.name, k.address, k.queue_depth, Evidence(path, offset + k.line)))
 
 
@@ -281,8 +283,16 @@ def _role(host: Host) -> None:
         host.role = "aix"
 
 
+def _resolve_kernel_names(host: Host) -> None:
+    """Name kdb readings taken in a separate command from the scsidisk list."""
+    for k in host.kernel_queue_depth:
+        if k.name is None and k.address:
+            k.name = host.kernel_disk_names.get(k.address.upper().replace("0X", "0x"))
+
+
 def finish(estate: Estate) -> None:
     for host in estate.hosts.values():
+        _resolve_kernel_names(host)
         for dev in host.devices.values():
             if dev.cls in ("other", "physical") or dev.cls == class_from_name(dev.name):
                 _settle_class(dev)

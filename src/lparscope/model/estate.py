@@ -165,6 +165,7 @@ class Host:
     wpars: list[Any] = field(default_factory=list)
     wpar_devices: list[Any] = field(default_factory=list)
     kernel_queue_depth: list[KernelQueueDepth] = field(default_factory=list)  # kdb readings
+    kernel_disk_names: dict[str, str] = field(default_factory=dict)  # kdb scsidisk_list: address -> name
     interfaces: list[Any] = field(default_factory=list)  # ifconfig -a
     interface_counters: list[Any] = field(default_factory=list)  # netstat -in
     amepat: Any = None

@@ -80,7 +80,10 @@ def vscsi_queue_depth_default(host: Host, cfg: Config) -> Iterator[Finding]:
 )
 def sqfull_persistent(host: Host, cfg: Config) -> Iterator[Finding]:
     for disk, series in sorted(host.disk_io.items()):
-        vals = series.values("sqfull")
+        # The first report of iostat counts since boot: judge the interval reports after it.
+        rows = [(s.get("sqfull"), e) for s, e in zip(series.samples, series.evidence)
+                if s.get("sqfull") is not None and s.get("interval", 1) != 0]
+        vals = [v for v, _ in rows]
         if len(vals) < 2:
             continue
         busy = [v for v in vals if v > 0]
@@ -97,7 +100,7 @@ def sqfull_persistent(host: Host, cfg: Config) -> Iterator[Finding]:
         yield finding(sqfull_persistent, host, disk,
                       f"{disk} on {host.name}: sqfull > 0 in {len(busy)} of {len(vals)} intervals "
                       f"(max {max(vals):.0f}); queue_depth {qd or 'unknown'}.",
-                      evidence=series.evidence[:2] + (dev.attr_ev("queue_depth") if dev else []),
+                      evidence=[e for _, e in rows[:2]] + (dev.attr_ev("queue_depth") if dev else []),
                       fix=fix, rollback=undo, disruption=["reboot"],
                       values={"current": f"queue_depth {qd or '?'}", "suggested": f"queue_depth {more}"})
 
