@@ -31,9 +31,9 @@ _HEADER = """#!/usr/bin/ksh
 # in the comments). HMC commands are shown as comments: type them on the HMC.
 
 run() {{
-    print -- "+ $1"
+    printf '+ %s\n' "$1"
     if [ "${{APPLY:-no}}" = yes ]; then
-        eval "$1" || print -u2 -- "lparscope: command failed: $1"
+        eval "$1" || printf 'lparscope: command failed: %s\n' "$1" >&2
     fi
 }}
 
