@@ -1,0 +1,159 @@
+"""Render a lparscope report dict (docs/report-schema.md) as one self-contained HTML page.
+
+The page needs no network: CSS and the small filter script live inside the template.
+Everything taken from the report is escaped by Jinja2's autoescaping; nothing from the
+report is ever marked safe.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader
+
+SEVERITIES: tuple[str, ...] = ("critical", "warning", "info")
+
+# Command forms of "fix" and "rollback", in the order an administrator applies them.
+COMMAND_FORMS: tuple[tuple[str, str], ...] = (
+    ("root", "root (AIX)"),
+    ("padmin", "padmin (VIOS)"),
+    ("hmc", "HMC"),
+)
+
+HOST_SUMMARY_FIELDS: tuple[tuple[str, str], ...] = (
+    ("partition_type", "Partition type"),
+    ("mode", "Mode"),
+    ("entitled_capacity", "Entitled capacity"),
+    ("virtual_processors", "Virtual processors"),
+    ("weight", "Weight"),
+    ("online_memory_mb", "Online memory (MB)"),
+    ("maximum_memory_mb", "Maximum memory (MB)"),
+    ("memory_mode", "Memory mode"),
+    ("ame_factor", "AME factor"),
+    ("oslevel", "oslevel"),
+    ("ioslevel", "ioslevel"),
+    ("pool_cores", "Pool cores"),
+    ("system_cores", "System cores"),
+)
+
+INVENTORY_LISTS: tuple[tuple[str, str], ...] = (
+    ("ethernet", "Ethernet adapters"),
+    ("interfaces", "Interfaces"),
+    ("disks", "Disks"),
+    ("fc", "Fibre Channel adapters"),
+    ("vscsi_mappings", "vSCSI mappings"),
+    ("npiv_mappings", "NPIV mappings"),
+    ("wpars", "WPARs"),
+)
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Environment:
+    # autoescape=True (not select_autoescape): the template ends in ".j2", which
+    # select_autoescape's default extension list would not recognise.
+    return Environment(
+        loader=PackageLoader("lparscope", "report/templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def _columns(rows: list[dict[str, Any]]) -> list[str]:
+    """Union of the rows' keys, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for row in rows:
+        for key in row:
+            seen.setdefault(str(key), None)
+    return list(seen)
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [item for item in value or [] if isinstance(item, dict)]
+
+
+def _severity_rank(finding: dict[str, Any]) -> int:
+    severity = finding.get("severity")
+    return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
+
+
+def _commands(block: Any) -> list[tuple[str, list[str]]]:
+    """Non-empty command lists of a fix/rollback block as (label, commands)."""
+    block = block if isinstance(block, dict) else {}
+    return [(label, [str(c) for c in block.get(key) or []])
+            for key, label in COMMAND_FORMS if block.get(key)]
+
+
+def _finding(raw: dict[str, Any]) -> dict[str, Any]:
+    values = raw.get("values") if isinstance(raw.get("values"), dict) else {}
+    return {
+        **raw,
+        "severity": raw.get("severity") or "info",
+        "evidence": _dicts(raw.get("evidence")),
+        "fix_groups": _commands(raw.get("fix")),
+        "rollback_groups": _commands(raw.get("rollback")),
+        "disruption": [str(d) for d in raw.get("disruption") or []],
+        "change": values,  # not "values": f.values would resolve to dict.values in Jinja
+    }
+
+
+def _host(raw: dict[str, Any], anchor: str) -> dict[str, Any]:
+    summary = raw.get("summary") if isinstance(raw.get("summary"), dict) else {}
+    inventory = raw.get("inventory") if isinstance(raw.get("inventory"), dict) else {}
+    tables = []
+    for key, label in INVENTORY_LISTS:
+        rows = _dicts(inventory.get(key))
+        if rows:
+            tables.append({"key": key, "label": label, "columns": _columns(rows), "rows": rows})
+    return {
+        "name": raw.get("name") or "",
+        "role": raw.get("role") or "unknown",
+        "anchor": anchor,
+        "summary": [(label, summary.get(key)) for key, label in HOST_SUMMARY_FIELDS],
+        "tables": tables,
+        "counts": raw.get("counts") if isinstance(raw.get("counts"), dict) else {},
+    }
+
+
+def _summary(report: dict[str, Any], findings: list[dict[str, Any]], hosts: list[Any],
+             inputs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The report's summary block, with counts derived from the lists when it lacks them."""
+    given = report.get("summary") if isinstance(report.get("summary"), dict) else {}
+    by_severity = given.get("findings") if isinstance(given.get("findings"), dict) else None
+    files = given.get("files") if isinstance(given.get("files"), dict) else None
+    if by_severity is None:
+        by_severity = {s: sum(f["severity"] == s for f in findings) for s in SEVERITIES}
+    if files is None:
+        files = {s: sum(i.get("status") == s for i in inputs)
+                 for s in ("parsed", "partly", "unrecognised")}
+    hosts_count = given.get("hosts")
+    return {
+        "hosts": len(hosts) if hosts_count is None else hosts_count,
+        "findings": by_severity,
+        "files": files,
+    }
+
+
+def render_html(report: dict) -> str:
+    """Return the report as one self-contained HTML document (deterministic for one input)."""
+    raw_hosts = _dicts(report.get("hosts"))
+    hosts = [_host(h, f"host-{n}") for n, h in enumerate(raw_hosts, start=1)]
+    anchors = {h["name"]: h["anchor"] for h in reversed(hosts)}
+    findings = sorted((_finding(f) for f in _dicts(report.get("findings"))),
+                      key=lambda f: (_severity_rank(f), str(f.get("host") or "")))
+    inputs = _dicts(report.get("inputs"))
+    finding_hosts = sorted({str(f.get("host")) for f in findings if f.get("host")})
+    return _environment().get_template("report.html.j2").render(
+        report=report,
+        version=report.get("lparscope_version"),
+        generated_at=report.get("generated_at"),
+        summary=_summary(report, findings, hosts, inputs),
+        severities=SEVERITIES,
+        findings=findings,
+        finding_hosts=finding_hosts,
+        hosts=hosts,
+        host_anchors=anchors,
+        inputs=inputs,
+    )
