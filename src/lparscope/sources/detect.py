@@ -124,7 +124,7 @@ def _classify(text: str, prompt: Prompt | None, registry: dict[str, ModuleType])
     kind, score = _best(text, registry)
     if kind is not None and score >= MIN_SCORE:
         return kind, ""
-    if prompt is not None:
+    if prompt is not None and prompt.program:
         return None, f"command '{prompt.program}' is not a supported input kind"
     if kind is not None:
         return None, f"no supported command output recognised (closest: {kind}, confidence {score}/100)"
