@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from ..sources.base import Parsed
-from .estate import Device, Estate, Evidence, Host, KernelQueueDepth, Partition, Series, Setting
+from .estate import Device, Estate, Evidence, Host, KernelQueueDepth, Partition, Series, Setting, Sourced
 
 Applier = Callable[[Host, Parsed, str, int], None]
 _APPLIERS: dict[str, Applier] = {}
@@ -28,6 +28,7 @@ def apply(host: Host, kind: str, parsed: Parsed, path: str, offset: int) -> None
     """Fold one parsed output into ``host``."""
     if path not in host.files:
         host.files.append(path)
+    host.records.setdefault(kind, []).extend(Sourced(r, path, offset) for r in parsed.records)
     fn = _APPLIERS.get(kind)
     if fn is not None:
         fn(host, parsed, path, offset)

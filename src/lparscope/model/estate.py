@@ -135,6 +135,22 @@ class Series:
 
 
 @dataclass
+class Sourced:
+    """A parser record kept as it is, with where its output sits in which file."""
+
+    record: Any
+    path: str
+    offset: int  # file line of the output's first line, minus one
+
+    def ev(self, field_name: str | None = None) -> Evidence:
+        """Evidence for one field (from the record's ``lines``) or for the record itself."""
+        lines = getattr(self.record, "lines", None) or {}
+        if field_name is not None and field_name in lines:
+            return Evidence(self.path, self.offset + lines[field_name], field_name)
+        return Evidence(self.path, self.offset + max(int(getattr(self.record, "line", 1) or 1), 1))
+
+
+@dataclass
 class KernelQueueDepth:
     """A disk's queue depth as the running kernel holds it (kdb scsidisk)."""
 
@@ -172,6 +188,13 @@ class Host:
     odm: list[Any] = field(default_factory=list)
     sea_clients: list[Any] = field(default_factory=list)  # seastat -d
     files: list[str] = field(default_factory=list)
+    # Every parser record, by input kind, with its origin: rules for kinds that have no
+    # dedicated model fields read them here (e.g. host.records["mount"]).
+    records: dict[str, list[Sourced]] = field(default_factory=dict)
+
+    def of_kind(self, kind: str, record_type: str | None = None) -> list[Sourced]:
+        """Records of one input kind, optionally only those of one record class name."""
+        return [s for s in self.records.get(kind, []) if record_type is None or type(s.record).__name__ == record_type]
 
     @property
     def is_vios(self) -> bool:
