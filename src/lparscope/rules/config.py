@@ -39,15 +39,23 @@ DEFAULTS: dict[str, tuple[float, str]] = {
 }
 
 
+def threshold(name: str, default: float, why: str) -> str:
+    """Declare a threshold from a rule module (beside the rule that reads it); returns its name."""
+    if name in DEFAULTS and DEFAULTS[name][0] != default:
+        raise ValueError(f"threshold {name} declared twice with different defaults")
+    DEFAULTS[name] = (default, why)
+    return name
+
+
 @dataclass
 class Config:
-    thresholds: dict[str, float] = field(default_factory=lambda: {k: v for k, (v, _) in DEFAULTS.items()})
+    thresholds: dict[str, float] = field(default_factory=dict)  # only the values a file overrode
     disabled: set[str] = field(default_factory=set)
     only: set[str] = field(default_factory=set)
     severities: dict[str, str] = field(default_factory=dict)
 
     def t(self, name: str) -> float:
-        return self.thresholds[name]
+        return self.thresholds[name] if name in self.thresholds else DEFAULTS[name][0]
 
     def enabled(self, rule_id: str) -> bool:
         if self.only and rule_id not in self.only:
@@ -74,6 +82,9 @@ def load(path: str | Path | None) -> Config:
         raise ConfigError(f"{p}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: {exc}") from None
+    from .engine import all_rules
+
+    all_rules()  # rule modules declare their thresholds when imported
     for key, value in (data.get("thresholds") or {}).items():
         if key not in DEFAULTS:
             raise ConfigError(f"{p}: unknown threshold '{key}' (known: {', '.join(sorted(DEFAULTS))})")

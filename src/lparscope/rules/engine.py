@@ -135,10 +135,19 @@ def finding(fn: Callable[..., Any], host: Host | str, subject: str, message: str
     )
 
 
-def all_rules() -> dict[str, Rule]:
-    """Every registered rule (importing the rule modules registers them)."""
-    from . import ame, memory, network, processor, storage, vios  # noqa: F401
+_NOT_RULES = {"engine", "config"}
 
+
+def all_rules() -> dict[str, Rule]:
+    """Every registered rule: importing each module of this package registers its rules."""
+    import importlib
+    import pkgutil
+
+    from .. import rules as package
+
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if info.name not in _NOT_RULES and not info.name.startswith("_"):
+            importlib.import_module(f"{package.__name__}.{info.name}")
     return dict(REGISTRY)
 
 
