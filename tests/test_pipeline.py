@@ -131,3 +131,13 @@ def test_bad_input_is_reported_not_raised(tmp_path):
     assert ("junk.txt", "partly") in statuses and ("empty.txt", "unrecognised") in statuses
     (partly,) = [i for i in a.estate.inputs if i.status == "partly"]
     assert partly.warnings[0][0] == 3  # the file line of the bad row
+
+
+def test_rules_and_explain_commands():
+    runner = CliRunner()
+    res = runner.invoke(app, ["rules"])
+    assert res.exit_code == 0 and "CPU-EC-BELOW-VP" in res.output and "ec_to_vp_min_ratio" in res.output
+    res = runner.invoke(app, ["explain", "CPU-EC-BELOW-VP"])
+    assert res.exit_code == 0
+    assert "000_31a80e54567cd02b.txt §3.1" in res.output and "ec_to_vp_min_ratio = 0.25" in res.output
+    assert runner.invoke(app, ["explain", "NO-SUCH-RULE"]).exit_code == 2

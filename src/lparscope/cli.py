@@ -109,6 +109,33 @@ def list_rules() -> None:
 
 
 @app.command()
+def explain(rule_id: str = typer.Argument(..., help="A rule id, as `lparscope rules` lists them.")) -> None:
+    """Print one rule: what it checks, why, its source and its thresholds."""
+    import inspect
+
+    from .rules.config import DEFAULTS, OWNERS
+
+    out = Console()
+    rules = all_rules()
+    r = rules.get(rule_id) or rules.get(rule_id.upper())
+    if r is None:
+        near = [rid for rid in rules if rule_id.upper().split("-")[0] in rid]
+        Console(stderr=True).print(f"[red]error:[/] no rule {rule_id}" + (f"; related: {', '.join(sorted(near))}" if near else ""))
+        raise typer.Exit(EXIT_USAGE)
+    out.print(f"[bold]{r.id}[/]  {r.title}", highlight=False)
+    out.print(f"severity: {r.severity}    area: {r.category}    scope: {r.scope}", highlight=False)
+    out.print(f"source:   {r.source}\n", highlight=False)
+    out.print(r.rationale, highlight=False)
+    code = inspect.getsource(r.check)
+    used = [name for name in DEFAULTS if f'"{name}"' in code or OWNERS.get(name) == r.check.__module__]
+    if used:
+        out.print("\nthresholds (override under \\[thresholds] in a --config file):")
+        for name in used:
+            value, why = DEFAULTS[name]
+            out.print(f"  {name} = {value:g}  - {why}", highlight=False)
+
+
+@app.command()
 def version() -> None:
     """Print the lparscope version."""
     print(__version__)

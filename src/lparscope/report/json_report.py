@@ -79,8 +79,19 @@ def build_report(analysis: Analysis, now: datetime | None = None) -> dict[str, A
                    for i in estate.inputs],
         "hosts": hosts,
         "findings": findings,
+        "rules": _rules_used(analysis),
         "problems": list(analysis.problems),
     }
+
+
+def _rules_used(analysis: Analysis) -> list[dict[str, str]]:
+    """Metadata of every rule that produced a finding, so reports can show the rule's text."""
+    seen: dict[str, dict[str, str]] = {}
+    for f in analysis.findings:
+        r = f.rule
+        seen.setdefault(r.id, {"id": r.id, "title": r.title, "severity": r.severity, "category": r.category,
+                               "source": r.source, "rationale": r.rationale})
+    return [seen[k] for k in sorted(seen)]
 
 
 def dumps(report: dict[str, Any]) -> str:

@@ -39,11 +39,15 @@ DEFAULTS: dict[str, tuple[float, str]] = {
 }
 
 
+OWNERS: dict[str, str] = {}  # threshold name -> module that declared it
+
+
 def threshold(name: str, default: float, why: str) -> str:
     """Declare a threshold from a rule module (beside the rule that reads it); returns its name."""
     if name in DEFAULTS and DEFAULTS[name][0] != default:
         raise ValueError(f"threshold {name} declared twice with different defaults")
     DEFAULTS[name] = (default, why)
+    OWNERS[name] = sys._getframe(1).f_globals.get("__name__", "")
     return name
 
 
