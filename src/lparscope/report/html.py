@@ -7,6 +7,8 @@ report is ever marked safe.
 
 from __future__ import annotations
 
+import re
+
 from functools import lru_cache
 from typing import Any
 
@@ -145,6 +147,8 @@ def render_html(report: dict) -> str:
                       key=lambda f: (_severity_rank(f), str(f.get("host") or "")))
     inputs = _dicts(report.get("inputs"))
     finding_hosts = sorted({str(f.get("host")) for f in findings if f.get("host")})
+    rules = sorted(_dicts(report.get("rules")), key=lambda r: str(r.get("id") or ""))
+    rule_anchors = {str(r.get("id")): "rule-" + re.sub(r"[^A-Za-z0-9-]", "-", str(r.get("id"))) for r in rules}
     return _environment().get_template("report.html.j2").render(
         report=report,
         version=report.get("lparscope_version"),
@@ -156,4 +160,6 @@ def render_html(report: dict) -> str:
         hosts=hosts,
         host_anchors=anchors,
         inputs=inputs,
+        rules=rules,
+        rule_anchors=rule_anchors,
     )
