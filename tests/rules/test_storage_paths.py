@@ -1,0 +1,131 @@
+from lparscope.model.estate import Estate, Setting, Sourced
+from lparscope.rules import storage_paths as sp
+from lparscope.sources.iostat_disk import DiskIoSample
+from lparscope.sources.lspath import DiskPath
+from lparscope.sources.lspv import PhysicalVolume
+
+from .conftest import device, ev, host, run_rule
+
+
+def _paths(h, disk, *parents):
+    h.records.setdefault("lspath", []).extend(
+        Sourced(DiskPath(disk, "Enabled", p, line=i), "lspath.txt", 0) for i, p in enumerate(parents, 1))
+
+
+def test_hcheck_off_on_fc_disk_and_vscsi_needs_two_paths():
+    h = host("vios1", "vios")
+    device(h, "hdisk4", "disk", PCM="PCM/friend/fcpother", hcheck_interval=0, hcheck_mode="nonactive")
+    (f,) = run_rule(sp.hcheck_off, h)
+    assert f.fix.padmin == ["chdev -dev hdisk4 -attr hcheck_interval=60 hcheck_mode=nonactive -perm"]
+    assert f.rollback.root == ["chdev -l hdisk4 -a hcheck_interval=0 -a hcheck_mode=nonactive -P"]
+    c = host()
+    device(c, "hdisk0", "disk", PCM="PCM/friend/vscsi", hcheck_interval=0)
+    assert run_rule(sp.hcheck_off, c) == []  # one vSCSI path: nothing to recover
+    _paths(c, "hdisk0", "vscsi0", "vscsi1")
+    (g,) = run_rule(sp.hcheck_off, c)
+    assert "2 path parents" in g.message
+    ok = host()
+    device(ok, "hdisk1", "disk", PCM="PCM/friend/fcpother", hcheck_interval=60)
+    assert run_rule(sp.hcheck_off, ok) == []
+
+
+def test_algorithm_reserve_conflict():
+    h = host()
+    device(h, "hdisk2", "disk", algorithm="round_robin", reserve_policy="single_path")
+    device(h, "hdisk3", "disk", algorithm="fail_over", reserve_policy="single_path")
+    device(h, "hdisk5", "disk", algorithm="shortest_queue", reserve_policy="no_reserve")
+    (f,) = run_rule(sp.algorithm_reserve, h)
+    assert f.subject == "hdisk2" and f.fix.root == ["chdev -l hdisk2 -a reserve_policy=no_reserve -a algorithm=round_robin -P"]
+
+
+def test_fail_over_with_several_paths():
+    h = host()
+    device(h, "hdisk2", "disk", PCM="PCM/friend/fcpother", algorithm="fail_over", reserve_policy="single_path")
+    _paths(h, "hdisk2", "fscsi0", "fscsi1")
+    (f,) = run_rule(sp.fail_over_multipath, h)
+    assert f.level == "info" and "algorithm=shortest_queue" in f.fix.root[0]
+    c = host()
+    device(c, "hdisk0", "disk", PCM="PCM/friend/vscsi", algorithm="fail_over")
+    _paths(c, "hdisk0", "vscsi0", "vscsi1")
+    assert run_rule(sp.fail_over_multipath, c) == []
+
+
+def test_vscsi_client_recovery():
+    h = host()
+    device(h, "vscsi0", "vscsi", vscsi_err_recov="delayed_fail", vscsi_path_to=0)
+    device(h, "vscsi1", "vscsi", vscsi_err_recov="fast_fail", vscsi_path_to=30)
+    _paths(h, "hdisk0", "vscsi0", "vscsi1")
+    (f,) = run_rule(sp.vscsi_client_recovery, h)
+    assert f.fix.root[0] == "chdev -l vscsi0 -a vscsi_err_recov=fast_fail -a vscsi_path_to=30 -P"
+    assert f.values == {"current": "delayed_fail / 0", "suggested": "fast_fail / 30"}
+    single = host()
+    device(single, "vscsi0", "vscsi", vscsi_err_recov="delayed_fail", vscsi_path_to=0)
+    assert run_rule(sp.vscsi_client_recovery, single) == []
+
+
+def _pv(h, name, vg, free=False):
+    h.records.setdefault("lspv", []).append(Sourced(PhysicalVolume(name, None, vg, free=free, line=len(h.records.get("lspv", [])) + 1), "lspv.txt", 0))
+
+
+def test_ssp_disk_attributes_differ():
+    e = Estate()
+    for name, qd in (("vios1", ("32", "32")), ("vios2", ("32", "8"))):
+        v = host(name, "vios")
+        _pv(v, "hdisk1", "caavg_private")
+        v.records["lspv"][0].record.pvid = "00f6aaaa00000001"
+        _pv(v, "hdisk2", None)
+        _pv(v, "hdisk3", None)
+        _pv(v, "hdisk9", None)
+        _pv(v, "hdisk9", None, free=True)  # lspv -free: not a pool disk
+        device(v, "hdisk2", "disk", queue_depth=qd[0], max_transfer="0x80000")
+        device(v, "hdisk3", "disk", queue_depth=qd[1], max_transfer="0x80000")
+        device(v, "hdisk9", "disk", queue_depth=1)
+        e.hosts[name] = v
+    assert sp.ssp_disks(e.hosts["vios1"]) == ("00f6aaaa00000001", ["hdisk2", "hdisk3"])
+    (f,) = run_rule(sp.ssp_attrs, e)
+    assert f.host == "vios2" and f.subject == "queue_depth: hdisk3"
+    assert f.fix.padmin[1] == "chdev -dev hdisk3 -attr queue_depth=32 -perm" and f.values["suggested"] == "32"
+    e.hosts["vios2"].devices["hdisk3"].attrs["queue_depth"] = Setting("32", ev())
+    assert run_rule(sp.ssp_attrs, e) == []
+
+
+def _io(h, disk, interval, tps, rps, ravg, wps, wavg):
+    r = DiskIoSample(disk, interval, line=10 * interval + 2, tps=tps, rps=rps, read_avgserv=ravg, wps=wps, write_avgserv=wavg)
+    h.records.setdefault("iostat-D", []).append(Sourced(r, "iostat.txt", 0))
+
+
+def test_iops_ceiling():
+    h = host()
+    device(h, "hdisk0", "disk", queue_depth=3)
+    _io(h, "hdisk0", 0, 5000.0, 3000.0, 1.0, 2000.0, 1.0)  # since boot: skipped
+    _io(h, "hdisk0", 1, 280.0, 200.0, 10.0, 80.0, 10.0)  # ceiling 3 / 10 ms = 300: 93%
+    (f,) = run_rule(sp.iops_ceiling, h)
+    assert "280 tps against a ceiling of 300" in f.message and f.fix.root[0] == "chdev -l hdisk0 -a queue_depth=6 -P"
+    h.devices["hdisk0"].attrs["queue_depth"] = Setting("32", ev())
+    assert run_rule(sp.iops_ceiling, h) == []
+
+
+def _snap(h, **counters):
+    h.vmstat_snapshots.append({k: Setting(v, ev(len(h.vmstat_snapshots) + 1, "vmstat.txt")) for k, v in counters.items()})
+
+
+def test_pbuf_rate_from_two_snapshots():
+    h = host()
+    _snap(h, pending_disk_ios_blocked_with_no_pbuf=1417)
+    _snap(h, pending_disk_ios_blocked_with_no_pbuf=1817)
+    (f,) = run_rule(sp.pbuf_blocked, h)
+    assert f.level == "warning" and "rose by 400" in f.message and "pv_pbuf_count=1024" in f.fix.root[1]
+    flat = host()
+    _snap(flat, pending_disk_ios_blocked_with_no_pbuf=1417)
+    _snap(flat, pending_disk_ios_blocked_with_no_pbuf=1417)
+    assert run_rule(sp.pbuf_blocked, flat) == []
+
+
+def test_fsbuf_and_psbuf_single_snapshot_info_and_vios_form():
+    h = host("vios1", "vios")
+    h.tunables["j2_dynamicBufferPreallocation"] = Setting("16", ev(9, "ioo.txt"))
+    _snap(h, external_pager_filesystem_ios_blocked_with_no_fsbuf=385190, paging_space_ios_blocked_with_no_psbuf=0)
+    (f,) = run_rule(sp.fsbuf_blocked, h)
+    assert f.level == "info" and f.fix.root[0] == "ioo -p -o j2_dynamicBufferPreallocation=32"
+    assert f.fix.padmin[0] == "oem_setup_env" and f.rollback.root == ["ioo -p -o j2_dynamicBufferPreallocation=16"]
+    assert run_rule(sp.psbuf_blocked, h) == []
