@@ -94,3 +94,20 @@ def test_wpar_kernel_queue_depth_mismatch_as_in_004():
     assert f.rule.severity == "critical" and "0x100" in f.fix.root[-1]
     h.kernel_queue_depth[1] = KernelQueueDepth("hdisk1", "0xF1000A01C014C000", 256, ev(9, "kdb.txt"))
     assert run_rule(storage.wpar_kernel_queue_depth, h) == []
+
+
+def test_vios_weight_must_beat_clients():
+    from lparscope.model.estate import Estate
+
+    e = Estate()
+    e.hosts["vios1"] = host("vios1", "vios", weight=128)
+    e.hosts["aix1"] = host("aix1", "aix", weight=200)
+    (f,) = run_rule(vios.vios_weight, e)
+    assert "aix1 has weight 200" in f.message and "uncap_weight=255" in f.fix.hmc[0]
+    assert "uncap_weight=128" in f.rollback.hmc[0]
+    e.hosts["vios1"] = host("vios1", "vios", weight=255)
+    assert run_rule(vios.vios_weight, e) == []
+    e.hosts["vios1"] = host("vios1", "vios", weight=64)
+    e.hosts["aix1"] = host("aix1", "aix", weight=32)
+    (g,) = run_rule(vios.vios_weight, e)  # beats its clients but sits in the lower half of the range
+    assert "upper half" in g.message

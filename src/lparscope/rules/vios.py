@@ -6,7 +6,7 @@ import math
 import re
 from collections.abc import Iterator
 
-from ..model.estate import Device, Host
+from ..model.estate import Device, Estate, Host
 from .config import Config
 from .engine import Commands, Finding, finding, rule
 from .processor import MS, PROFILE
@@ -125,3 +125,37 @@ def vios_memory(host: Host, cfg: Config) -> Iterator[Finding]:
                   f"VIOS {host.name} has {p.online_memory_mb} MB; the §3.5.2 estimate is {need} MB ({'; '.join(parts)}).",
                   evidence=p.ev("online_memory_mb", "system_cores"), fix=fix, rollback=undo, disruption=["dlpar"],
                   values={"current": f"{p.online_memory_mb} MB", "suggested": f"{suggested} MB"})
+
+
+@rule(
+    id="VIOS-WEIGHT-NOT-HIGHEST",
+    title="VIOS uncapped weight not above its clients'",
+    severity="warning",
+    category="vios",
+    source="000_31a80e54567cd02b.txt §3.5.1 (Table 3-9, Weight); §3.1 Table 3-1; rules-catalogue S1, S2",
+    rationale="""When the shared pool is contended, spare cycles go to uncapped partitions in proportion to
+    their weight. A VIOS that loses that contest delays the I/O of every client, so Table 3-9 puts its
+    weight above all other partitions, in the upper part of the 0-255 range (255 is common).""",
+    scope="estate",
+)
+def vios_weight(estate: Estate, cfg: Config) -> Iterator[Finding]:
+    clients = [h for h in estate.hosts.values() if not h.is_vios and h.partition and h.partition.uncapped
+               and h.partition.weight is not None]
+    top = max((h.partition.weight for h in clients), default=None)  # type: ignore[union-attr]
+    for host in estate.vios:
+        p = host.partition
+        if p is None or not p.uncapped or p.weight is None:
+            continue
+        beaten = top is not None and p.weight <= top
+        if not beaten and p.weight >= 128:
+            continue
+        rival = max(clients, key=lambda h: h.partition.weight) if beaten else None  # type: ignore[union-attr]
+        why = (f"the client {rival.name} has weight {top}" if rival else "below the upper half of the 0-255 range")
+        fix = Commands(hmc=[f"chhwres -m {MS} -r proc -o s -p {host.name} -a uncap_weight=255",
+                            f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},uncap_weight=255"'])
+        undo = Commands(hmc=[f"chhwres -m {MS} -r proc -o s -p {host.name} -a uncap_weight={p.weight}",
+                             f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},uncap_weight={p.weight}"'])
+        yield finding(vios_weight, host, "partition", f"VIOS {host.name} has uncapped weight {p.weight}; {why}.",
+                      evidence=p.ev("weight") + (rival.partition.ev("weight") if rival else []),  # type: ignore[union-attr]
+                      fix=fix, rollback=undo, disruption=["dlpar"],
+                      values={"current": p.weight, "suggested": 255})
