@@ -39,6 +39,7 @@ EXPECTED = [
     (r"^lswpar", "lswpar"),
     (r"^netstat -in", "netif"),
     (r"^amepat", "amepat"),
+    (r"^mount$", "mount"),
     (r"^ioslevel/oslevel", None),  # mixed pastes: must not fail; kinds vary
     (r"^lssea/lsseasV4", None),
 ]

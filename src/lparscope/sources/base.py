@@ -99,7 +99,7 @@ KNOWN_COMMANDS = frozenset(
     ioslevel oslevel odmget kdb lswpar ifconfig fcstat amepat seastat uname hostname
     lslpp chdev oem_setup_env cat echo lspv lsvg lscfg prtconf lsconf svmon lsps
     lssyscfg lshwres lsnports lspath mpstat topas nmon errpt instfix emgr lssrad lsmcode
-    bootinfo lsmpio lsvpd lsps df mount exit
+    bootinfo lsmpio lsvpd lsps df mount exit iperf iperf3 ping ftp nfsstat
     """.split()
 )
 
