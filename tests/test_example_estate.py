@@ -86,3 +86,8 @@ def test_every_finding_has_evidence_fix_and_source():
         assert f.evidence and all(e.line > 0 and e.excerpt for e in f.evidence), f.rule.id
         assert f.fix, f.rule.id
         assert f.rule.source and f.rule.rationale
+
+
+def test_every_finding_says_how_to_undo_it():
+    for f in analyze([str(EXAMPLE)]).findings:
+        assert f.rollback, f.rule.id

@@ -123,5 +123,6 @@ def measured_latency(host: Host, cfg: Config) -> Iterator[Finding]:
                       f"Reference: 000 Example 3-28 measured {LATENCY_REFERENCE_MS:.3g} ms between two LPARs of one frame.",
                       evidence=[s.ev("avg") if "avg" in t.lines else s.ev("counts")] + ([s.ev("rtt")] if "rtt" in t.lines else []),
                       fix=Commands(root=["# context only: repeat at peak and with background traffic to compare (000 §3.7.9)", again]),
+                      rollback=Commands(root=["# a measurement changes nothing: nothing to roll back"]),
                       values={"current": f"{t.avg_ms:.4g} ms" if t.avg_ms is not None else f"{t.loss_pct:g}% loss",
                               "suggested": "compare with the same path idle and at peak"})

@@ -264,6 +264,7 @@ def veth_hypervisor_failures(host: Host, cfg: Config) -> Iterator[Finding]:
                       fix=Commands(root=[f"netstat -v {dev.name} | egrep -i 'failures|no resource|max allocated|max buffers'",
                                          "# raise the receive buffers as NET-VETH-BUFFERS suggests, and check the partition's CPU entitlement"],
                                    padmin=[f"entstat -all {dev.name} | grep -i failures"] if host.is_vios else []),
+                      rollback=Commands(root=["# the commands above only read counters: nothing to roll back"]),
                       values={k: v for k, v in bad.items()})
 
 
