@@ -169,3 +169,15 @@ def leading_prompt(lines: list[str]) -> tuple[Prompt | None, int]:
         p = parse_prompt(line)
         return (p, i + 1) if p else (None, i)
     return None, len(lines)
+
+
+def output_head(text: str, limit: int = 80) -> tuple[Prompt | None, list[str]]:
+    """For detect(): the leading prompt and the non-blank output lines after it, within ``limit`` lines."""
+    lines = [ln for ln in split_lines(strip_ansi(text))[:limit] if ln.strip()]
+    prompt, start = leading_prompt(lines)
+    return prompt, lines[start:]
+
+
+def command_matches(prompt: Prompt | None, commands: list[str]) -> bool:
+    """Whether a prompt's command line matches one of a parser's COMMANDS patterns."""
+    return prompt is not None and any(re.search(p, prompt.command) for p in commands)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, split_lines, strip_ansi
+from .base import Parsed, command_matches, leading_prompt, output_head, split_lines, strip_ansi
 
 KIND = "lsdev"
 TITLE = "lsdev -C / lsdev -Cc / lsdev -type / lsdev -virtual"
@@ -54,13 +54,11 @@ class DeviceEntry:
 
 
 def detect(text: str) -> int:
-    lines = [ln for ln in split_lines(strip_ansi(text))[:60] if ln.strip()]
-    if not lines:
+    prompt, body = output_head(text, 60)
+    if prompt is None and not body:
         return 0
-    prompt, start = leading_prompt(lines)
-    if prompt and any(re.search(p, prompt.command) for p in COMMANDS):
+    if command_matches(prompt, COMMANDS):
         return 95
-    body = lines[start:]
     if body and _HEADER.match(body[0].strip()) and " status" in body[0]:
         return 90
     rows = sum(1 for ln in body if _ROW.match(ln.strip()) and not re.search(r"\s(True|False)\s*$", ln))

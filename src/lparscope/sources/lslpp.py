@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, split_lines, strip_ansi
+from .base import Parsed, command_matches, leading_prompt, output_head, split_lines, strip_ansi
 
 KIND = "lslpp"
 TITLE = "lslpp -l / -L / -lc"
@@ -69,13 +69,11 @@ class FilesetAbsent:
 
 
 def detect(text: str) -> int:
-    lines = [ln for ln in split_lines(strip_ansi(text))[:80] if ln.strip()]
-    if not lines:
+    prompt, body = output_head(text, 80)
+    if prompt is None and not body:
         return 0
-    prompt, start = leading_prompt(lines)
-    if prompt and any(re.search(p, prompt.command) for p in COMMANDS):
+    if command_matches(prompt, COMMANDS):
         return 95
-    body = lines[start:]
     if any(_HEADER.match(ln) or _COLON_HEAD.match(ln) for ln in body[:4]):
         return 90
     if any(_ABSENT.match(ln) for ln in body[:5]):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, leading_prompt, split_lines, strip_ansi, to_int
+from .base import Parsed, command_matches, leading_prompt, output_head, split_lines, strip_ansi, to_int
 
 KIND = "lspath"
 TITLE = "lspath / lsmpio -l"
@@ -50,13 +50,11 @@ class DiskPath:
 
 
 def detect(text: str) -> int:
-    lines = [ln for ln in split_lines(strip_ansi(text))[:80] if ln.strip()]
-    if not lines:
+    prompt, body = output_head(text, 80)
+    if prompt is None and not body:
         return 0
-    prompt, start = leading_prompt(lines)
-    if prompt and any(re.search(p, prompt.command) for p in COMMANDS):
+    if command_matches(prompt, COMMANDS):
         return 95
-    body = lines[start:]
     if body and STARTS.match(body[0]):
         return 90
     rows = sum(1 for ln in body if _ROW.match(ln) or _MPIO_ROW.match(ln))

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, split_lines, strip_ansi, to_int
+from .base import Parsed, command_matches, leading_prompt, output_head, split_lines, strip_ansi, to_int
 
 KIND = "lspv"
 TITLE = "lspv / lspv -free / lspv -u"
@@ -56,13 +56,11 @@ class PhysicalVolume:
 
 
 def detect(text: str) -> int:
-    lines = [ln for ln in split_lines(strip_ansi(text))[:80] if ln.strip()]
-    if not lines:
+    prompt, body = output_head(text, 80)
+    if prompt is None and not body:
         return 0
-    prompt, start = leading_prompt(lines)
-    if prompt and any(re.search(p, prompt.command) for p in COMMANDS):
+    if command_matches(prompt, COMMANDS):
         return 95
-    body = lines[start:]
     if body and _HEADER.match(body[0]):
         return 90
     if any(_DETAIL.match(ln) for ln in body[:3]):

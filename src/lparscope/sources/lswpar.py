@@ -56,7 +56,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, parse_prompt, split_lines
+from .base import Parsed, command_matches, leading_prompt, output_head, parse_prompt, split_lines
 
 KIND = "lswpar"
 TITLE = "lswpar / lswpar -L / -G / -D"
@@ -121,13 +121,11 @@ def _versioned(value: str) -> bool | None:
 
 
 def detect(text: str) -> int:
-    lines = [ln for ln in split_lines(text)[:80] if ln.strip()]
-    if not lines:
+    prompt, body = output_head(text, 80)
+    if prompt is None and not body:
         return 0
-    prompt, start = leading_prompt(lines)
-    if prompt and any(re.search(p, prompt.command) for p in COMMANDS):
+    if command_matches(prompt, COMMANDS):
         return 95
-    body = lines[start:]
     if any(_LIST_HDR.search(ln) or _DEV_HDR.search(ln) for ln in body[:5]):
         return 90
     for i in range(len(body) - 2):

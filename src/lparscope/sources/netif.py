@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, parse_prompt, split_lines, to_int
+from .base import Parsed, command_matches, leading_prompt, output_head, parse_prompt, split_lines, to_int
 
 KIND = "netif"
 TITLE = "ifconfig -a / netstat -in"
@@ -118,13 +118,11 @@ def _logical_lines(lines: list[str], start: int) -> list[tuple[int, str]]:
 
 
 def detect(text: str) -> int:
-    lines = [ln for ln in split_lines(text)[:80] if ln.strip()]
-    if not lines:
+    prompt, body = output_head(text, 80)
+    if prompt is None and not body:
         return 0
-    prompt, start = leading_prompt(lines)
-    if prompt and any(re.search(p, prompt.command) for p in COMMANDS):
+    if command_matches(prompt, COMMANDS):
         return 95
-    body = lines[start:]
     if any(_HEADER_RE.match(ln) for ln in body[:5]):
         return 90
     ifs = sum(1 for ln in body if _IF_RE.match(ln))
