@@ -28,6 +28,10 @@ app = typer.Typer(add_completion=False, no_args_is_help=True,
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
+from .collect import register as register_collector  # noqa: E402
+
+register_collector(app)
+
 
 class FailOn(str, Enum):
     never = "never"

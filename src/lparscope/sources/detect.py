@@ -18,6 +18,10 @@ from .base import Prompt, parse_prompt, split_lines, strip_ansi
 
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
 
+# Commands that show another command's saved or filtered output: judge what they print by content.
+_PASS_THROUGH = {"cat", "more", "less", "pg", "sudo", "su", "ioscli", "clogin", "rsh", "ssh",
+                 "grep", "egrep", "fgrep", "tail", "head", "awk", "sed", "zcat", "gzcat"}
+
 # Commands that print nothing worth reading, or only switch shells.
 _SILENT = {"", "oem_setup_env", "exit", "cd", "clear", "uname", "hostname", "date", "echo"}
 
@@ -121,6 +125,9 @@ def _classify(text: str, prompt: Prompt | None, registry: dict[str, ModuleType])
         if candidates:
             kind, score = _best(text, registry, candidates)
             return (kind or candidates[0]), ""
+        if prompt.program and prompt.program not in _PASS_THROUGH:
+            # The prompt names a command no parser reads: its output is not guessed from content.
+            return None, f"command '{prompt.program}' is not a supported input kind"
     kind, score = _best(text, registry)
     if kind is not None and score >= MIN_SCORE:
         return kind, ""
