@@ -1,4 +1,5 @@
 import io
+from pathlib import Path
 import tarfile
 import zipfile
 
@@ -60,3 +61,16 @@ def test_missing_path_and_damaged_bundle(tmp_path):
     bad.write_bytes(b"\x1f\x8b\x08\x00garbage")
     got = collect([str(tmp_path / "nope"), str(bad)])
     assert {p.message.split(":")[0] for p in got.problems} >= {"no such file or folder", "unreadable tar bundle"}
+
+
+def test_gzip_single_file_nmon_and_workbook_routing(tmp_path):
+    import gzip as gz
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "lsattr.txt.gz").write_bytes(gz.compress(LSATTR))
+    (tmp_path / "a" / "rec.nmon").write_bytes(b"AAA,progname,topas_nmon\nAAA,host,aix1\n")
+    (tmp_path / "a" / "rec2.nmon.gz").write_bytes(gz.compress(b"AAA,progname,topas_nmon\n"))
+    got = collect([str(tmp_path)])
+    by_name = {Path(f.display).name: f for f in got.files}
+    assert by_name["lsattr.txt.gz"].text.startswith("# lsattr -El hdisk0")
+    assert isinstance(by_name["rec.nmon"].nmon, Path) and isinstance(by_name["rec2.nmon.gz"].nmon, Path)

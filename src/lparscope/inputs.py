@@ -8,6 +8,7 @@ limits guard against archive bombs. Archives are recognised by their content
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
 import tarfile
@@ -30,6 +31,8 @@ class InputFile:
     display: str  # how reports name it: a path, or "bundle.tgz!dir/member.txt"
     text: str
     folder: str  # name of the folder it sits in ("" at the top of what was given)
+    # nmon recordings are large and have their own reader: they travel as a path or bytes, not text.
+    nmon: Path | bytes | None = None
 
 
 @dataclass
@@ -55,9 +58,37 @@ def _decode(data: bytes) -> str | None:
 
 
 def _is_tar(data: bytes) -> bool:
-    if data[:2] == b"\x1f\x8b" or data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
+    if data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
         return True
+    if data[:2] == b"\x1f\x8b":
+        try:  # a gzip is a bundle only when what it holds is a tar
+            inner = gzip.GzipFile(fileobj=io.BytesIO(data)).read(512)
+        except (OSError, EOFError):
+            return True  # let the tar reader report the damage
+        return len(inner) > 262 and inner[257:262] == b"ustar"
     return len(data) > 262 and data[257:262] == b"ustar"
+
+
+def _gunzip(data: bytes, limit: int) -> bytes | None:
+    """The content of a gzip that is not a tar bundle, or None when it is damaged or too large."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
+            out = gz.read(limit + 1)
+    except (OSError, EOFError):
+        return None
+    return out if len(out) <= limit else None
+
+
+def is_nmon(head: bytes) -> bool:
+    """nmon recordings start with AAA lines (AAA,progname,topas_nmon ...)."""
+    return head.lstrip(b"\xef\xbb\xbf").startswith(b"AAA,")
+
+
+def _is_workbook(data: bytes) -> bool:
+    """An HMC Scanner workbook: .xls (OLE2 compound file) or .xlsx (zip holding xl/workbook.xml)."""
+    if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
+        return True
+    return data[:4] == b"PK\x03\x04" and b"xl/workbook.xml" in data[:65536]
 
 
 def _is_zip(data: bytes) -> bool:
@@ -77,7 +108,34 @@ def _member_folder(member: str, bundle_display: str) -> str:
     return parent or Path(bundle_display.split("!")[-1]).name.split(".")[0]
 
 
+def _add_workbook(out: Collected, display: str, folder: str, data: bytes) -> None:
+    try:
+        from .sources.hmcscanner import workbook_sheets
+    except ImportError:
+        out.problems.append(InputProblem(display, "spreadsheet workbook: HMC Scanner reading is not available"))
+        return
+    try:
+        sheets = workbook_sheets(data)
+    except Exception as exc:  # a damaged workbook must not stop the run
+        out.problems.append(InputProblem(display, f"unreadable workbook: {exc}"))
+        return
+    for name, text in sheets:
+        out.files.append(InputFile(f"{display}!{name}", text, folder))
+
+
 def _add_bytes(out: Collected, display: str, folder: str, data: bytes, limits: Limits, depth: int) -> None:
+    if data[:2] == b"\x1f\x8b" and not _is_tar(data):
+        inner = _gunzip(data, limits.max_file_bytes)
+        if inner is None:
+            out.problems.append(InputProblem(display, "damaged or too large gzip file; not read"))
+            return
+        data = inner
+    if is_nmon(data[:16]):
+        out.files.append(InputFile(display, "", folder, nmon=data))
+        return
+    if _is_workbook(data):
+        _add_workbook(out, display, folder, data)
+        return
     if _is_zip(data) or _is_tar(data):
         if depth >= limits.max_depth:
             out.problems.append(InputProblem(display, "bundle nested too deeply; not read"))
@@ -190,6 +248,17 @@ def _read_zip(out: Collected, display: str, data: bytes, limits: Limits, depth: 
 
 def _read_path(out: Collected, path: Path, display: str, folder: str, limits: Limits) -> None:
     try:
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+        if head[:2] == b"\x1f\x8b":
+            try:
+                with gzip.open(path, "rb") as gz:
+                    head = gz.read(16)
+            except (OSError, EOFError):
+                pass
+        if is_nmon(head):  # read later by the nmon reader straight from the file, whatever its size
+            out.files.append(InputFile(display, "", folder, nmon=path))
+            return
         size = path.stat().st_size
         if size > limits.max_file_bytes:
             out.problems.append(InputProblem(display, f"file larger than {limits.max_file_bytes} bytes; skipped"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
-from .inputs import Collected, Limits, collect
+from .inputs import Collected, InputFile, Limits, collect
 from .model import build
 from .model.estate import Estate, Evidence, InputStatus
 from .rules.config import Config
@@ -41,6 +41,9 @@ def read_estate(collected: Collected) -> tuple[Estate, dict[str, list[str]]]:
     estate = Estate()
     texts: dict[str, list[str]] = {}
     for f in collected.files:
+        if f.nmon is not None:
+            read_nmon_file(estate, f, registry)
+            continue
         texts[f.display] = f.text.splitlines()
         segments = split_and_classify(f.text, registry)
         results: list[tuple[object, Parsed | None, str]] = []
@@ -76,6 +79,42 @@ def read_estate(collected: Collected) -> tuple[Estate, dict[str, list[str]]]:
         estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
     build.finish(estate)
     return estate, texts
+
+
+def read_nmon_file(estate: Estate, f: InputFile, registry: dict) -> None:
+    """An nmon recording: its time series and the command outputs of its BBBP section."""
+    try:
+        from .nmon import read_nmon
+    except ImportError:
+        estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",
+                                         "nmon recording: the nmon reader is not available in this build"))
+        return
+    try:
+        rec = read_nmon(f.nmon)  # type: ignore[arg-type]
+    except Exception as exc:  # the reader must not end the run
+        estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",
+                                         f"nmon reader error: {type(exc).__name__}: {exc}"))
+        return
+    from .model.nmon import apply_recording
+
+    host_name = short_host(rec.host) if rec.host else (f.folder or PurePath(f.display).stem)
+    warnings = list(rec.warnings)
+    estate.inputs.append(InputStatus(f.display, 1, "nmon", host_name, "partly" if warnings else "parsed",
+                                     "" if rec.tables else "no snapshots found", warnings))
+    host = estate.host(host_name)
+    apply_recording(host, rec, f.display)
+    for command, first_line, text in rec.bbbp_outputs:
+        # Each BBBP output line is one file line; a prompt line naming the command is put in front.
+        for seg in split_and_classify(f"# {command}\n{text}", registry):
+            if seg.kind is None:
+                continue
+            try:
+                parsed = registry[seg.kind].parse(seg.text)
+            except Exception:
+                continue
+            offset = first_line - 2 + (seg.start - 1)
+            if parsed.records:
+                build.apply(host, seg.kind, parsed, f.display, offset)
 
 
 def _with_excerpts(findings: list[Finding], texts: dict[str, list[str]]) -> None:

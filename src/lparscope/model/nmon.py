@@ -1,0 +1,60 @@
+"""Fold an nmon recording into a host: the processor time series and the recording itself.
+
+The LPAR section of AIX topas_nmon carries, per snapshot, the physical cores consumed
+(PhysicalCPU), the entitlement, virtual and logical CPUs and the pool size; %entc is
+PhysicalCPU / entitled x 100. The command outputs of the BBBP section go through the
+ordinary parsers (see pipeline.read_nmon_file), so the rules see the same model as
+for standalone command outputs.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .estate import Evidence, Host, Series
+
+
+def _col(table: Any, *names: str) -> list[float] | None:
+    for name in names:
+        if name in getattr(table, "columns", []):
+            return [float(v) for v in table.column(name)]
+    return None
+
+
+def _num(v: float) -> float | None:
+    return None if v is None or math.isnan(v) else float(v)
+
+
+def apply_recording(host: Host, rec: Any, path: str) -> None:
+    """Keep the recording on the host and turn its LPAR section into the host's CPU series."""
+    host.nmon = rec
+    if path not in host.files:
+        host.files.append(path)
+    lpar = rec.tables.get("LPAR")
+    if lpar is None:
+        return
+    physc = _col(lpar, "PhysicalCPU")
+    entitled = _col(lpar, "entitled")
+    if physc is None:
+        return
+    vps = _col(lpar, "virtualCPUs")
+    pool = _col(lpar, "poolCPUs")
+    series = Series()
+    first = getattr(lpar, "first_line", 1) or 1
+    for i, pc in enumerate(physc):
+        row: dict[str, float | None] = {"physc": _num(pc)}
+        ent = entitled[i] if entitled else float("nan")
+        if ent and not math.isnan(ent) and not math.isnan(pc):
+            row["%entc"] = pc / ent * 100.0
+        if vps:
+            row["vp"] = _num(vps[i])
+        if pool:
+            row["pool"] = _num(pool[i])
+        series.samples.append(row)
+        series.evidence.append(Evidence(path, first, f"LPAR snapshot {i + 1}"))
+    if entitled:
+        last = next((e for e in reversed(entitled) if not math.isnan(e)), None)
+        if last is not None:
+            series.config["ent"] = f"{last:.2f}"
+    host.cpu = series
