@@ -272,7 +272,13 @@ def _seastat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 
 # --- finishing ------------------------------------------------------------------------------
 
+HMC_KINDS = {"lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner"}
+
+
 def _role(host: Host) -> None:
+    if HMC_KINDS & set(host.records) and host.partition is None and not host.devices:
+        host.role, host.role_reasons = "hmc", ["HMC command output"]
+        return
     reasons = list(host.role_reasons)
     if "ioslevel" in host.levels:
         reasons.append("ioslevel reported")

@@ -229,6 +229,8 @@ class InputStatus:
 class Estate:
     hosts: dict[str, Host] = field(default_factory=dict)
     inputs: list[InputStatus] = field(default_factory=list)
+    # Managed systems seen through HMC data (lparscope.model.frame.Frame), by system name.
+    frames: dict[str, Any] = field(default_factory=dict)
 
     def host(self, name: str) -> Host:
         if name not in self.hosts:
