@@ -1,0 +1,203 @@
+"""HMC utilisation samples (``lslparutil``) and HMC identity (``lshmc -V`` / ``-n`` / ``-r``).
+
+Input (``lslparutil -r lpar``, one event per line, attribute=value CSV)::
+
+    hscroot@hmc1:~> lslparutil -r lpar -m p9frame1 -n 2
+    time=03/14/2024 10:15:00,event_type=sample,resource_type=lpar,sys_time=03/14/2024 10:14:58,time_cycles=3785641241622855,lpar_name=aix1,lpar_id=3,curr_proc_mode=shared,curr_proc_units=0.5,curr_procs=2,curr_sharing_mode=uncap,curr_uncap_weight=128,curr_shared_proc_pool_name=DefaultPool,curr_shared_proc_pool_id=0,mem_mode=ded,curr_mem=8192,entitled_cycles=81266125486213,capped_cycles=29861552378714,uncapped_cycles=1234657764,idle_cycles=23577711271265
+
+Output: one :class:`UtilSample` per line, numbers as floats (cycle counters are
+cumulative: the rules take differences between samples)::
+
+    UtilSample(time=datetime(2024, 3, 14, 10, 15), resource="lpar", lpar_name="aix1", lpar_id=3,
+               attrs={"curr_proc_units": 0.5, "entitled_cycles": 81266125486213.0,
+                      "curr_sharing_mode": "uncap", ...}, line=2, system="p9frame1",
+               event_type="sample")
+
+Also read: ``-r sys|pool|procpool|mempool`` events, ``-F`` value lines (``time,entitled_cycles``
+with the names from the command line), ``-r config`` (an :class:`HmcObject`).
+
+``lshmc -V`` (a quoted value over several lines), ``lshmc -n`` and ``lshmc -r`` give one
+:class:`HmcInfo`::
+
+    "version= Version: 8
+     Release: 8.2.0
+     Service Pack: 0
+    HMC Build level 20141006.3
+    ","base_version=V8R8.2.0
+    "
+
+    HmcInfo(what="version", attrs={"version": "8", "release": "8.2.0", "service_pack": "0",
+            "build_level": "20141006.3", "base_version": "V8R8.2.0"}, line=1)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from . import _hmc_csv as hc
+from .base import Parsed, command_matches, to_float
+
+KIND = "lslparutil"
+TITLE = "lslparutil -r lpar|pool|procpool|sys"
+COMMANDS = [r"^lslparutil\b"]
+STARTS = re.compile(r"^time=\d{1,2}/\d{1,2}/\d{4} [\d:]+,")
+
+HmcObject = hc.HmcObject
+HmcMessage = hc.HmcMessage
+
+_TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%Y %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
+_TEXT_KEYS = {"time", "sys_time", "event_type", "resource_type", "lpar_name", "state"}
+
+
+@dataclass
+class UtilSample:
+    """One ``lslparutil`` event (a sample, a state or configuration change)."""
+
+    time: datetime | str  # str when the time cannot be read
+    resource: str  # "lpar", "pool", "procpool", "sys", "mempool" ...
+    lpar_name: str | None
+    lpar_id: int | None
+    attrs: dict[str, float | str]  # numbers as float, the rest as text
+    line: int
+    system: str | None = None
+    event_type: str | None = None
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def num(self, key: str) -> float | None:
+        v = self.attrs.get(key)
+        return v if isinstance(v, float) else None
+
+
+@dataclass
+class HmcInfo:
+    """What ``lshmc`` says about the HMC: ``what`` is "version", "network", "remote" or "vpd"."""
+
+    what: str
+    attrs: dict[str, str]
+    line: int
+    lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def base_version(self) -> str | None:
+        return self.attrs.get("base_version")
+
+    @property
+    def hostname(self) -> str | None:
+        return self.attrs.get("hostname")
+
+
+def parse_time(text: str | None) -> datetime | None:
+    t = (text or "").strip()
+    for fmt in _TIME_FORMATS:
+        try:
+            return datetime.strptime(t, fmt)
+        except ValueError:
+            continue
+    return None
+
+
+def detect(text: str) -> int:
+    prompt, objs, _ = hc.head_objects(text)
+    if prompt and command_matches(prompt, COMMANDS):
+        return 95
+    if hc.is_dump(text):
+        return 0  # read as a whole by the lssyscfg kind
+    if objs and all("time" in o and ("event_type" in o or "resource_type" in o) for o in objs):
+        return 95
+    return 0
+
+
+# --- lslparutil ------------------------------------------------------------------------
+
+
+def sample_from(attrs: dict[str, str], line: int, lines: dict[str, int], cmd: hc.HmcCommand | None) -> UtilSample:
+    typed: dict[str, float | str] = {}
+    for k, v in attrs.items():
+        f = None if k in _TEXT_KEYS else to_float(v)
+        typed[k] = f if f is not None else v
+    resource = attrs.get("resource_type") or (cmd.resource if cmd else None) or "unknown"
+    when = attrs.get("time", "")
+    return UtilSample(time=parse_time(when) or when, resource=resource, lpar_name=attrs.get("lpar_name"),
+                      lpar_id=hc.as_int(attrs, "lpar_id"), attrs=typed, line=line,
+                      system=cmd.system if cmd else None, event_type=attrs.get("event_type"), lines=lines)
+
+
+def util_records(result: hc.ReadResult, sec: hc.Section) -> list[object]:
+    """Samples (and the ``-r config`` settings) of one lslparutil section."""
+    cmd = sec.command
+    out: list[object] = []
+    if cmd is not None and cmd.resource == "config":
+        return list(hc.hmc_objects(result, sec))
+    for lineno, attrs, lines in result.objects:
+        out.append(sample_from(attrs, lineno, lines, cmd))
+    return out
+
+
+# --- lshmc -----------------------------------------------------------------------------
+
+_VERSION_LINE = re.compile(r"^\s*(?P<key>Version|Release|Service Pack|HMC Build level)\s*:?\s*(?P<value>\S.*?)\s*$", re.I)
+
+
+def info_from(attrs: dict[str, str], line: int, lines: dict[str, int]) -> HmcInfo:
+    resource = hc.infer_resource(attrs) or "hmc"
+    what = resource.removeprefix("hmc-")
+    out = dict(attrs)
+    if what == "version":
+        parsed: dict[str, str] = {}
+        fixes = []
+        for raw in attrs.get("version", "").split("\n"):
+            m = _VERSION_LINE.match(raw)
+            if m:
+                parsed[m.group("key").lower().replace("hmc ", "").replace(" ", "_")] = m.group("value")
+            elif raw.strip():
+                fixes.append(raw.strip())
+        out["version_text"] = out.pop("version", "")
+        out.update(parsed)
+        if fixes:
+            out["fixes"] = "\n".join(fixes)
+    return HmcInfo(what, out, line, lines)
+
+
+def lshmc_records(result: hc.ReadResult) -> list[HmcInfo]:
+    return [info_from(attrs, lineno, lines) for lineno, attrs, lines in result.objects]
+
+
+def parse_hmc(text: str, kind: str) -> Parsed:
+    """Any HMC CLI text: a command's output or a ``###command:X###`` dump, records by command or content.
+
+    ``lshmc`` objects become :class:`HmcInfo`, ``lslparutil`` events :class:`UtilSample`, the rest
+    (``lssyscfg``, ``lshwres``, other listings of a dump) :class:`HmcObject`; HMC error messages
+    become :class:`HmcMessage`. Shared by the lssyscfg, lshwres, lslparutil and lshmc kinds.
+    """
+    out = Parsed(kind=kind)
+    lines, secs = hc.sections(text)
+    for sec in secs:
+        if sec.prompt and sec.prompt.host:
+            out.hostname = sec.prompt.host
+        result = hc.read_section(lines, sec)
+        program = sec.command.program if sec.command else ""
+        out.records.extend(result.messages)
+        if program == "lshmc":
+            out.records.extend(lshmc_records(result))
+        elif program == "lslparutil":
+            out.records.extend(util_records(result, sec))
+        elif program:
+            out.records.extend(hc.hmc_objects(result, sec))
+        else:
+            for obj in hc.hmc_objects(result, sec):
+                if obj.resource in hc.HMC_RESOURCES:
+                    out.records.append(info_from(obj.attrs, obj.line, obj.lines))
+                elif "time" in obj.attrs and "resource_type" in obj.attrs:
+                    out.records.append(sample_from(obj.attrs, obj.line, obj.lines, None))
+                else:
+                    out.records.append(obj)
+        hc.warn_unread(out, result, sec)
+    if out.hostname is None:
+        out.hostname = next((r.hostname for r in out.records if isinstance(r, HmcInfo) and r.hostname), None)
+    return out
+
+
+def parse(text: str) -> Parsed:
+    return parse_hmc(text, KIND)

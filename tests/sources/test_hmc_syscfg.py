@@ -1,0 +1,93 @@
+from pathlib import Path
+
+from lparscope.sources import hmc_syscfg as s
+from lparscope.sources import hmc_util
+from lparscope.sources.detect import split_and_classify
+
+FIX = Path(__file__).parent.parent / "fixtures" / "lssyscfg"
+
+
+def read(name: str) -> str:
+    return (FIX / name).read_text()
+
+
+def test_sys_default_form_system_from_own_name():
+    text = read("hmc10_r_sys.txt")
+    assert s.detect(text) >= 95
+    r = s.parse(text)
+    assert r.warnings == [] and r.hostname == "hmc1"
+    a, b = r.records
+    assert (a.resource, a.system, a.attrs["type_model"], a.attrs["serial_num"]) == ("sys", "p10frame1", "9105-22A", "78AB001")
+    assert a.attrs["lpar_proc_compat_modes"] == "default,POWER9_base,POWER9,POWER10"
+    assert b.attrs["state"] == "Power Off" and b.line == 3 and b.int("max_lpars") == 160
+
+
+def test_lpar_system_from_command_line():
+    r = s.parse(read("hmc10_r_lpar.txt"))
+    assert [o.name for o in r.records] == ["vios1", "vios2", "aix1"]
+    assert {o.system for o in r.records} == {"p10frame1"}
+    vios1 = r.records[0]
+    assert vios1.resource == "lpar" and vios1.lpar_id == 1 and vios1.attrs["lpar_env"] == "vioserver"
+    assert vios1.lines["os_version"] == 2
+
+
+def test_profile_adapter_lists_are_typed():
+    r = s.parse(read("hmc10_r_prof.txt"))
+    assert r.warnings == []
+    vios, aix = r.records
+    assert vios.resource == "prof" and s.ratio(vios.attrs["hpt_ratio"]) == 64 and s.as_float(vios.attrs, "desired_proc_units") == 1.0
+    ad = s.adapters(vios)
+    trunk, ctl = ad["veth"]
+    assert (trunk["slot"], trunk["pvid"], trunk["vlans"], trunk["trunk_priority"], trunk["is_trunk"]) == (10, 1, [100, 200], 1, True)
+    assert trunk["vswitch"] == "ETHERNET0" and trunk["ieee_virtual_eth"] is True and trunk["is_required"] is True
+    assert (ctl["pvid"], ctl["is_trunk"]) == (4094, False)
+    assert [x["drc_index"] for x in ad["io_slots"]] == ["21010010", "21010018"]
+    assert ad["vscsi"][0] == {"slot": 20, "adapter_type": "server", "remote_lpar_id": 3, "remote_lpar_name": "aix1",
+                              "remote_slot": 20, "is_required": False, "raw": "20/server/3/aix1/20/0"}
+    assert ad["vfc"][0]["remote_slot"] == 30 and ad["vfc"][0]["wwpns"] == []
+    assert [x["remote_lpar_id"] for x in ad["serial"]] == [None, None]
+    fc = s.adapters(aix)["vfc"]
+    assert [(x["slot"], x["remote_lpar_name"], x["wwpns"]) for x in fc] == [
+        (30, "vios1", ["c0507609a1b20010", "c0507609a1b20011"]), (31, "vios2", ["c0507609a1b20012", "c0507609a1b20013"])]
+    assert s.ratio(aix.attrs["hpt_ratio"]) == 128 and s.adapters(aix)["io_slots"] == []
+
+
+def test_F_form_values_named_from_command_line():
+    r = s.parse(read("hmc9_r_sys_F.txt"))
+    assert [(o.resource, o.system, o.attrs["serial_num"], o.attrs["state"]) for o in r.records] == [
+        ("sys", "p10frame1", "78AB001", "Operating"), ("sys", "p9frame2", "21CD002", "Power Off")]
+
+
+def test_F_form_colon_delimiter_and_header():
+    r = s.parse(read("hmc9_r_lpar_F_colon_header.txt"))
+    assert r.warnings == []
+    assert [(o.attrs["name"], o.lpar_id, o.attrs["state"], o.system) for o in r.records] == [
+        ("vios3", 1, "Not Activated", "p9frame2"), ("aix7", 2, "Not Activated", "p9frame2")]
+
+
+def test_multi_command_dump():
+    text = read("hmc8_collect_dump.txt")
+    assert [seg.kind for seg in split_and_classify(text)] == ["lssyscfg"]
+    r = s.parse(text)
+    kinds = [(type(x).__name__, getattr(x, "resource", getattr(x, "what", getattr(x, "code", None)))) for x in r.records]
+    assert kinds == [("HmcInfo", "version"), ("HmcObject", "sys"), ("HmcObject", "lpar"), ("HmcObject", "proc-sys"),
+                     ("HmcMessage", "HSCLA4C0")]
+    info = r.records[0]
+    assert isinstance(info, hmc_util.HmcInfo) and info.base_version == "V9R2" and info.attrs["service_pack"] == "950"
+    assert r.records[1].attrs == {"name": "p10frame1"} and r.records[1].system == "p10frame1"
+    assert r.records[2].system == "p10frame1" and r.records[2].line == 11
+    assert r.records[3].float("configurable_sys_proc_units") == 20.0
+
+
+def test_bad_input_warns_with_line_numbers_and_never_raises():
+    r = s.parse(read("bad_input.txt"))
+    assert len(r.records) == 1 and r.records[0].name == "vios1"
+    assert [w.line for w in r.warnings] == [3, 4]
+    for junk in ["", "\x00\x01", '"', "a=b,c", "###command:lssyscfg -r sys###\n", "-F\n"]:
+        s.parse(junk)
+
+
+def test_not_claimed_by_tunables():
+    for name in ["hmc10_r_sys.txt", "hmc10_r_lpar.txt", "hmc10_r_prof.txt"]:
+        body = read(name).split("\n", 1)[1]  # without the prompt line
+        assert [seg.kind for seg in split_and_classify(body)] == ["lssyscfg"]

@@ -1,0 +1,63 @@
+from datetime import datetime
+from pathlib import Path
+
+from lparscope.sources import hmc_lshmc, hmc_util as u
+from lparscope.sources.detect import split_and_classify
+
+FIX = Path(__file__).parent.parent / "fixtures"
+
+
+def test_lpar_samples_typed():
+    text = (FIX / "lslparutil" / "hmc10_lpar_samples.txt").read_text()
+    assert u.detect(text) >= 95
+    r = u.parse(text)
+    assert r.warnings == []
+    a = r.records[0]
+    assert isinstance(a, u.UtilSample)
+    assert (a.time, a.resource, a.lpar_name, a.lpar_id, a.system, a.event_type) == (
+        datetime(2024, 3, 14, 10, 15), "lpar", "aix1", 3, "p10frame1", "sample")
+    assert a.num("entitled_cycles") == 81266125486213.0 and a.attrs["curr_proc_units"] == 2.0
+    assert a.attrs["curr_sharing_mode"] == "uncap" and a.attrs["curr_shared_proc_pool_name"] == "SQLPool"
+    assert r.records[3].event_type == "state_change" and r.records[3].attrs["state"] == "Running"
+    body = text.split("\n", 1)[1]
+    assert [seg.kind for seg in split_and_classify(body)] == ["lslparutil"]
+
+
+def test_sys_pool_procpool_samples():
+    r = u.parse((FIX / "lslparutil" / "hmc10_pool_sys.txt").read_text())
+    sys_, pool, procpool = r.records
+    assert sys_.resource == "sys" and sys_.num("proc_cycles_per_second") == 512000000.0
+    assert pool.resource == "pool" and pool.num("total_pool_cycles") == 60570259865965680.0
+    assert procpool.attrs["shared_proc_pool_name"] == "SQLPool" and procpool.num("max_pool_proc_units") == 4.0
+
+
+def test_F_form_and_config():
+    r = u.parse((FIX / "lslparutil" / "hmc9_lpar_F.txt").read_text())
+    first = r.records[0]
+    assert (first.time, first.lpar_name, first.resource, first.num("capped_cycles")) == (
+        datetime(2024, 3, 14, 10, 15), "aix7", "lpar", 9653539819933.0)
+    (cfg,) = u.parse((FIX / "lslparutil" / "hmc9_config.txt").read_text()).records
+    assert cfg.resource == "util-config" and cfg.int("sample_rate") == 300
+
+
+def test_lshmc_version_and_network():
+    text = (FIX / "lshmc" / "hmc10_lshmc_V.txt").read_text()
+    assert hmc_lshmc.detect(text) >= 95
+    r = hmc_lshmc.parse(text)
+    (v,) = r.records
+    assert r.kind == "lshmc" and r.hostname == "hmc1"
+    assert (v.what, v.attrs["version"], v.attrs["release"], v.attrs["service_pack"], v.base_version) == (
+        "version", "10", "3", "1060", "V10R3")
+    assert v.attrs["build_level"] == "2406041953" and "MF71350" in v.attrs["fixes"] and v.lines["base_version"] == 7
+    text = (FIX / "lshmc" / "hmc9_lshmc_n.txt").read_text()
+    assert [seg.kind for seg in split_and_classify(text)] == ["lshmc"]
+    r = hmc_lshmc.parse(text)
+    assert r.hostname == "hmc2" and r.records[0].what == "network" and r.records[0].attrs["ipaddr"] == "10.1.2.5,192.168.128.1"
+
+
+def test_bad_input_never_raises():
+    for junk in ["", "time=,event_type=sample", '"version= Version: 9', "x" * 50, "time=99/99/9999 99:99:99,resource_type=lpar"]:
+        u.parse(junk)
+        hmc_lshmc.parse(junk)
+    r = u.parse("time=99/99/9999 99:99:99,resource_type=lpar,event_type=sample")
+    assert r.records[0].time == "99/99/9999 99:99:99"

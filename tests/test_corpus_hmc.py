@@ -1,0 +1,146 @@
+"""HMC corpus conformance: every HMC CLI file and HMC Scanner sheet in ../shared/corpus/hmc.
+
+Each file must split, classify and parse without an exception and contribute the
+records listed below (by record type and resource / sheet); the REST XML/JSON files
+stay unrecognised (out of scope). Run with ``pytest -s`` to see what each file gave.
+Skipped when the corpus folder is absent.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from lparscope.sources import hmcscanner, parsers
+from lparscope.sources.detect import split_and_classify
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+HMC = CORPUS / "hmc"
+pytestmark = pytest.mark.skipif(not HMC.is_dir(), reason="../shared/corpus/hmc not present")
+
+OURS = {"lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner"}
+
+# file -> (kind, {"Type:resource": count}); None = must stay unrecognised
+CLI: dict[str, tuple[str, dict[str, int]] | None] = {
+    "ziutus_9131-52A_lshwres_r_io_rsubtype_slot.txt": ("lshwres", {"HmcObject:io-slot": 10}),
+    "ziutus_9131-52A_lshwres_r_mem_level_lpar.txt": ("lshwres", {"HmcObject:mem-lpar": 4}),
+    "ziutus_9131-52A_lshwres_r_mem_level_sys.txt": ("lshwres", {"HmcObject:mem-sys": 1}),
+    "ziutus_9131-52A_lshwres_r_proc_level_lpar.txt": ("lshwres", {"HmcObject:proc-lpar": 4}),
+    "ziutus_9131-52A_lshwres_r_proc_level_sys.txt": ("lshwres", {"HmcObject:proc-sys": 1}),
+    "ziutus_9131-52A_lshwres_r_virtualio_eth.txt": ("lshwres", {"HmcObject:veth": 8}),
+    "ziutus_9131-52A_lshwres_r_virtualio_fc.txt": ("lssyscfg", {"HmcMessage:HSCLA4C0": 1}),  # no prompt: any HMC kind
+    "ziutus_9131-52A_lshwres_r_virtualio_scsi.txt": ("lshwres", {"HmcObject:vscsi": 4}),
+    "ziutus_9131-52A_lshwres_r_virtualio_serial.txt": ("lshwres", {"HmcObject:vserial": 8}),
+    "ziutus_9131-52A_lshwres_r_virtualio_slot.txt": ("lshwres", {"HmcObject:vslot": 4}),
+    "ziutus_9131-52A_lssyscfg_r_lpar.txt": ("lssyscfg", {"HmcObject:lpar": 4}),
+    "ziutus_9131-52A_lssyscfg_r_prof.txt": ("lssyscfg", {"HmcObject:prof": 6}),
+    "ziutus_hmc_collect_dump_20170910.txt": ("lssyscfg", {
+        "HmcInfo:version": 1, "HmcInfo:vpd": 1, "HmcInfo:remote": 1, "HmcInfo:network": 1,
+        "HmcObject:lsaccfg": 5, "HmcObject:lshmcusr": 3, "HmcObject:svcevent": 2}),
+    "ziutus_lshmc_V.txt": ("lshmc", {"HmcInfo:version": 1}),
+    "ziutus_lshmc_n.txt": ("lshmc", {"HmcInfo:network": 1}),
+    "ziutus_lshwres_proc_lpar_aix61_8.txt": ("lshwres", {"HmcObject:proc-lpar": 1}),
+    "ziutus_lshwres_r_io_slots_test.txt": ("lshwres", {"HmcObject:io-slot": 10}),
+    "ziutus_lshwres_virtualio_eth_p72vio.txt": ("lshwres", {"HmcObject:veth": 2}),
+    "ziutus_lshwres_virtualio_eth_vswitch.txt": ("lshwres", {"HmcObject:veth": 4}),
+    "ziutus_lssvcevents_t_hardware.txt": ("lssyscfg", {"HmcObject:svcevent": 32}),
+    "ziutus_lssyscfg_r_lpar_samples.txt": ("lssyscfg", {"HmcObject:lpar": 2}),
+    "ziutus_lssyscfg_r_prof_various_systems.txt": ("lssyscfg", {"HmcObject:prof": 6}),
+    "ziutus_lssyscfg_r_sys_9123-710_2006.txt": ("lssyscfg", {"HmcObject:sys": 1}),
+    "ziutus_lssyscfg_r_sys_9131-52A.txt": ("lssyscfg", {"HmcObject:sys": 1}),
+    "ziutus_lssyscfg_r_sys_F.txt": None,  # a Polish error text without an HSCL code: nothing to read
+    "ziutus_lssysconn_r_all.txt": ("lssyscfg", {"HmcObject:sysconn": 1}),
+}
+
+# sheet CSV -> (sheet, data rows, table headers)
+SHEETS = {
+    "CoD_Events.csv": ("CoD_Events", 0, 1), "FC.csv": ("FC", 12, 1), "HMC.csv": ("HMC", 26, 0),
+    "Header.csv": ("Header", 10, 0), "IO_slot_children.csv": ("IO_slot_children", 84, 1),
+    "LPAR_CPU.csv": ("LPAR_CPU", 7, 1), "LPAR_MEM.csv": ("LPAR_MEM", 7, 1), "LPAR_Profiles.csv": ("LPAR_Profiles", 9, 1),
+    "LPAR_Summary.csv": ("LPAR_Summary", 7, 1), "OnOff_CoD.csv": ("OnOff_CoD", 6, 1),
+    "Physical_Slots.csv": ("Physical_Slots", 57, 1), "SEA.csv": ("SEA", 14, 3),
+    "SRIOV_Logical_Ports.csv": ("SRIOV_Logical_Ports", 0, 1), "SRIOV_Phys_Ports.csv": ("SRIOV_Phys_Ports", 0, 1),
+    "SW_cores.csv": ("SW_cores", 37, 3), "System_Summary.csv": ("System_Summary", 3, 1),
+    "VIOS_disks.csv": ("VIOS_disks", 18, 1), "VSCSI_Map.csv": ("VSCSI_Map", 8, 1),
+    "Virtual_Ethernet.csv": ("Virtual_Ethernet", 20, 3), "Virtual_Fibre.csv": ("Virtual_Fibre", 32, 1),
+    "Virtual_SCSI.csv": ("Virtual_SCSI", 8, 1), "vNIC.csv": ("vNIC", 0, 1),
+}
+
+
+def _label(rec: object) -> str:
+    what = getattr(rec, "resource", None) or getattr(rec, "what", None) or getattr(rec, "code", None) \
+        or getattr(rec, "sheet", "")
+    return f"{type(rec).__name__}:{what}"
+
+
+def _contrib(path: Path) -> tuple[list[str | None], Counter, int]:
+    registry = parsers()
+    text = path.read_text(encoding="utf-8", errors="replace")
+    kinds: list[str | None] = []
+    got: Counter = Counter()
+    warnings = 0
+    for seg in split_and_classify(text, registry):
+        kinds.append(seg.kind)
+        if seg.kind is None:
+            continue
+        parsed = registry[seg.kind].parse(seg.text)
+        got.update(_label(r) for r in parsed.records)
+        warnings += len(parsed.warnings)
+    return kinds, got, warnings
+
+
+def test_every_cli_file_is_listed() -> None:
+    assert sorted(p.name for p in HMC.glob("*.txt")) == sorted(CLI)
+
+
+@pytest.mark.parametrize("name", sorted(CLI))
+def test_cli_file(name: str) -> None:
+    kinds, got, warnings = _contrib(HMC / name)
+    print(f"\n{name}: {kinds} {dict(got)} warnings={warnings}")
+    expected = CLI[name]
+    if expected is None:
+        assert not (set(kinds) & OURS) and not got
+        return
+    kind, records = expected
+    assert kinds == [kind]
+    assert dict(got) == records
+    assert warnings == 0
+
+
+@pytest.mark.parametrize("name", sorted(SHEETS))
+def test_scanner_csv(name: str) -> None:
+    kinds, got, warnings = _contrib(HMC / "hmcscanner" / "hmc172_csv" / name)
+    print(f"\n{name}: {kinds} {dict(got)}")
+    sheet, rows, tables = SHEETS[name]
+    assert kinds == ["hmcscanner"]
+    assert got[f"ScannerRow:{sheet}"] == rows and got[f"ScannerTable:{sheet}"] == tables
+    assert warnings == 0
+
+
+def test_every_scanner_csv_is_listed() -> None:
+    assert sorted(p.name for p in (HMC / "hmcscanner" / "hmc172_csv").glob("*.csv")) == sorted(SHEETS)
+
+
+def test_scanner_workbook_matches_its_csv_export() -> None:
+    pytest.importorskip("xlrd")
+    (xls,) = (HMC / "hmcscanner").glob("*.xls")
+    sheets = hmcscanner.workbook_sheets(xls.read_bytes())
+    exported = {p.stem: p.read_text() for p in (HMC / "hmcscanner" / "hmc172_csv").glob("*.csv")}
+    for name, text in sheets:
+        key = name.replace(" ", "_")
+        if key in exported:
+            assert text.strip() == exported[key].strip(), name
+    p = hmcscanner.parse_workbook(xls.read_bytes())
+    got = Counter(_label(r) for r in p.records)
+    print(f"\n{xls.name}: {len(sheets)} sheets, {dict(got)}")
+    assert got["ScannerRow:LPAR_CPU"] == 7 and len(hmcscanner.systems(p.records)) == 3
+    assert {c.system for c in hmcscanner.lpar_cpu(p.records)} == {"AABAS2A", "AABAS2B", "Server-9105-22B-7887521"}
+
+
+def test_rest_files_stay_unrecognised() -> None:
+    registry = parsers()
+    for path in sorted((HMC / "rest").glob("*")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert not {s.kind for s in split_and_classify(text, registry)} & OURS, path.name
