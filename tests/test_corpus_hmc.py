@@ -144,3 +144,13 @@ def test_rest_files_stay_unrecognised() -> None:
     for path in sorted((HMC / "rest").glob("*")):
         text = path.read_text(encoding="utf-8", errors="replace")
         assert not {s.kind for s in split_and_classify(text, registry)} & OURS, path.name
+
+
+def test_hmc_scanner_workbook_is_read_through_inputs():
+    """The .xls workbook itself (not its CSV export) goes through inputs.py to the sheet parser."""
+    from lparscope.pipeline import analyze
+
+    xls = next((CORPUS / "hmc" / "hmcscanner").glob("*.xls"))
+    a = analyze([str(xls)])
+    parsed = [i for i in a.estate.inputs if i.kind == "hmcscanner" and i.status == "parsed"]
+    assert len(parsed) >= 20

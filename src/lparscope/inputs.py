@@ -120,7 +120,8 @@ def _add_workbook(out: Collected, display: str, folder: str, data: bytes) -> Non
         out.problems.append(InputProblem(display, f"unreadable workbook: {exc}"))
         return
     for name, text in sheets:
-        out.files.append(InputFile(f"{display}!{name}", text, folder))
+        # The marker line keeps the sheet's name for detection (CSV lines are then one further down).
+        out.files.append(InputFile(f"{display}!{name}", f"# HMC Scanner sheet: {name}\n{text}", folder))
 
 
 def _add_bytes(out: Collected, display: str, folder: str, data: bytes, limits: Limits, depth: int) -> None:

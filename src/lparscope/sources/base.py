@@ -100,6 +100,7 @@ KNOWN_COMMANDS = frozenset(
     lslpp chdev oem_setup_env cat echo lspv lsvg lscfg prtconf lsconf svmon lsps
     lssyscfg lshwres lsnports lspath mpstat topas nmon errpt instfix emgr lssrad lsmcode
     bootinfo lsmpio lsvpd lsps df mount exit iperf iperf3 ping ftp nfsstat
+    lslparutil lshmc lssysconn lssvcevents
     """.split()
 )
 
