@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import time
 from pathlib import PurePath
 
 from .inputs import Collected, InputFile, Limits, collect
@@ -10,6 +12,7 @@ from .model import build
 from .model.estate import Estate, Evidence, InputStatus
 from .rules.config import Config
 from .rules.engine import Finding, run
+from .sizing.measured import size_estate
 from .sources import parsers
 from .sources.base import Parsed
 from .sources.detect import split_and_classify
@@ -35,14 +38,17 @@ def _file_host(segments_hosts: list[str | None], folder: str, display: str) -> s
     return folder or PurePath(display.split("!")[-1]).stem
 
 
-def read_estate(collected: Collected) -> tuple[Estate, dict[str, list[str]]]:
+def read_estate(collected: Collected, tz: str | None = None,
+                progress: Callable[[str], None] | None = None) -> tuple[Estate, dict[str, list[str]]]:
     """Parse every input file into an estate; also return each file's lines (for excerpts)."""
     registry = parsers()
     estate = Estate()
     texts: dict[str, list[str]] = {}
     for f in collected.files:
+        if progress is not None:
+            progress(f.display)
         if f.nmon is not None:
-            read_nmon_file(estate, f, registry)
+            read_nmon_file(estate, f, registry, tz)
             continue
         texts[f.display] = f.text.splitlines()
         segments = split_and_classify(f.text, registry)
@@ -81,7 +87,7 @@ def read_estate(collected: Collected) -> tuple[Estate, dict[str, list[str]]]:
     return estate, texts
 
 
-def read_nmon_file(estate: Estate, f: InputFile, registry: dict) -> None:
+def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None = None) -> None:
     """An nmon recording: its time series and the command outputs of its BBBP section."""
     try:
         from .nmon import read_nmon
@@ -90,7 +96,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict) -> None:
                                          "nmon recording: the nmon reader is not available in this build"))
         return
     try:
-        rec = read_nmon(f.nmon)  # type: ignore[arg-type]
+        rec = read_nmon(f.nmon, tz=tz)  # type: ignore[arg-type]
     except Exception as exc:  # the reader must not end the run
         estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",
                                          f"nmon reader error: {type(exc).__name__}: {exc}"))
@@ -117,7 +123,37 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict) -> None:
                 build.apply(host, seg.kind, parsed, f.display, offset)
 
 
+def _lines_of(path: str, wanted: set[int]) -> dict[int, str]:
+    """A few lines of a large file (an nmon recording), read without keeping the file."""
+    import gzip
+
+    out: dict[int, str] = {}
+    try:
+        with open(path, "rb") as raw:
+            gz = raw.read(2) == b"\x1f\x8b"
+        opener = gzip.open if gz else open
+        with opener(path, "rb") as fh:  # type: ignore[operator]
+            for n, line in enumerate(fh, start=1):
+                if n in wanted:
+                    out[n] = line.decode("utf-8", "replace").rstrip("\r\n")
+                if n >= max(wanted):
+                    break
+    except OSError:
+        pass
+    return out
+
+
 def _with_excerpts(findings: list[Finding], texts: dict[str, list[str]]) -> None:
+    missing: dict[str, set[int]] = {}
+    for f in findings:
+        for e in f.evidence:
+            if e.path not in texts and "!" not in e.path and not e.excerpt.strip():
+                missing.setdefault(e.path, set()).add(e.line)
+    extra = {path: _lines_of(path, lines) for path, lines in missing.items() if lines}
+    for f in findings:
+        if f.evidence and f.evidence[0].path in extra:
+            f.evidence = [Evidence(e.path, e.line, extra[e.path].get(e.line, e.excerpt).strip()[:200])
+                          if e.path in extra else e for e in f.evidence]
     for f in findings:
         filled = []
         for e in f.evidence:
@@ -129,10 +165,17 @@ def _with_excerpts(findings: list[Finding], texts: dict[str, list[str]]) -> None
         f.evidence = filled
 
 
-def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None = None) -> Analysis:
-    """Read ``paths``, build the estate, run the rules."""
+def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None = None,
+            peak: tuple[time, time] | None = None, tz: str | None = None,
+            progress: Callable[[str], None] | None = None) -> Analysis:
+    """Read ``paths``, build the estate, size what was measured, run the rules.
+
+    ``peak`` is a time-of-day window for sizing (detected when None); ``tz`` the time zone
+    nmon recordings were taken in (they carry none); ``progress`` is called with each file's name.
+    """
     cfg = cfg or Config()
-    estate, texts = read_estate(collect(paths, limits))
+    estate, texts = read_estate(collect(paths, limits), tz=tz, progress=progress)
+    size_estate(estate, peak)
     findings, problems = run(estate, cfg)
     _with_excerpts(findings, texts)
     return Analysis(estate, findings, problems)

@@ -189,6 +189,7 @@ class Host:
     sea_clients: list[Any] = field(default_factory=list)  # seastat -d
     files: list[str] = field(default_factory=list)
     nmon: Any = None  # the NmonRecording read for this host, if any (time series for sizing and charts)
+    nmon_path: str | None = None  # where that recording was read from, for evidence
     sizing: Any = None  # lparscope.sizing.cpu.Sizing computed from the measured series, if any
     # Every parser record, by input kind, with its origin: rules for kinds that have no
     # dedicated model fields read them here (e.g. host.records["mount"]).

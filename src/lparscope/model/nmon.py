@@ -28,7 +28,7 @@ def _num(v: float) -> float | None:
 
 def apply_recording(host: Host, rec: Any, path: str) -> None:
     """Keep the recording on the host and turn its LPAR section into the host's CPU series."""
-    host.nmon = rec
+    host.nmon, host.nmon_path = rec, path
     if path not in host.files:
         host.files.append(path)
     lpar = rec.tables.get("LPAR")
@@ -42,6 +42,7 @@ def apply_recording(host: Host, rec: Any, path: str) -> None:
     pool = _col(lpar, "poolCPUs")
     series = Series()
     first = getattr(lpar, "first_line", 1) or 1
+    row_lines = [int(x) for x in getattr(lpar, "lines", [])]
     for i, pc in enumerate(physc):
         row: dict[str, float | None] = {"physc": _num(pc)}
         ent = entitled[i] if entitled else float("nan")
@@ -52,7 +53,8 @@ def apply_recording(host: Host, rec: Any, path: str) -> None:
         if pool:
             row["pool"] = _num(pool[i])
         series.samples.append(row)
-        series.evidence.append(Evidence(path, first, f"LPAR snapshot {i + 1}"))
+        line = int(row_lines[i]) if i < len(row_lines) else first
+        series.evidence.append(Evidence(path, line, f"LPAR snapshot {i + 1}"))
     if entitled:
         last = next((e for e in reversed(entitled) if not math.isnan(e)), None)
         if last is not None:
