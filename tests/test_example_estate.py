@@ -36,6 +36,9 @@ EXPECTED = {
     ("MEAS-LATENCY", "aix1"), ("MEAS-THROUGHPUT-NO-LARGESEND", "aix1"),
     # WPARs
     ("WPAR-KERNEL-QDEPTH-MISMATCH", "aix4"), ("WPAR-NFS-NOT-NAMEFS", "aix4"),
+    # frame view (HMC outputs in hmc1/)
+    ("FRAME-HPT-TOTAL", "p9frame1"), ("FRAME-MEM-MAX-ABOVE-NEED", "db1"), ("FRAME-PROFILE-DRIFT", "aix1"),
+    ("FRAME-PROFILE-DRIFT", "vios1"), ("FRAME-VSCSI-CLIENT-VS-BACKING", "aix1"),
 }
 
 # Rules that stay quiet on the example: either the example is configured right for them, or it
@@ -60,6 +63,11 @@ QUIET = {
     "AME-TUNABLES-NOT-DEFAULT",
     # measured series (nmon recordings): the example holds none
     "CPU-SIZING-MEASURED", "CPU-VP-BOUND",
+    # frame rules the example frame passes (or, for the pool peak, lacks lslparutil samples for)
+    "FRAME-EC-ABOVE-POOL", "FRAME-FIRMWARE-MEMORY", "FRAME-NPIV-CLIENT-VS-PORT", "FRAME-NPIV-PORT-CLIENTS",
+    "FRAME-POOL-PEAK", "FRAME-SEA-HA-MODE", "FRAME-SEA-TRUNK-PRIORITY", "FRAME-SEA-VLANS-DIFFER",
+    "FRAME-SINGLE-VIOS", "FRAME-VIOS-FAILOVER-CAPACITY", "FRAME-VIOS-WEIGHT", "FRAME-VP-ABOVE-POOL",
+    "FRAME-WEIGHTS-FLAT",
 }
 
 
@@ -68,7 +76,7 @@ def test_example_estate_findings_are_exactly_the_planted_ones():
     assert not a.problems
     assert {i.status for i in a.estate.inputs} == {"parsed"}, [i for i in a.estate.inputs if i.status != "parsed"]
     assert {h.name: h.role for h in a.estate.hosts.values()} == {
-        "vios1": "vios", "vios2": "vios", "aix1": "aix", "aix2": "aix", "aix3": "aix", "aix4": "aix"}
+        "vios1": "vios", "vios2": "vios", "aix1": "aix", "aix2": "aix", "aix3": "aix", "aix4": "aix", "hmc1": "hmc"}
     assert {(f.rule.id, f.host) for f in a.findings} == EXPECTED
 
 
@@ -81,6 +89,7 @@ def test_every_rule_is_exercised_by_the_example_or_listed_as_quiet():
 def test_every_area_shows_a_finding_on_the_example():
     areas = {f.rule.category for f in analyze([str(EXAMPLE)]).findings}
     assert areas >= {"processor", "memory", "ame", "vios", "storage", "network", "wpar"}
+    assert any(f.rule.id.startswith("FRAME-") for f in analyze([str(EXAMPLE)]).findings)
 
 
 def test_every_finding_has_evidence_fix_and_source():

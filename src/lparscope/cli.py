@@ -43,6 +43,32 @@ class FailOn(str, Enum):
 _RANK = {"critical": 3, "warning": 2, "info": 1}
 
 
+class _progress:
+    """A progress bar over input files on an interactive stderr; silent otherwise."""
+
+    def __init__(self, err: Console) -> None:
+        self.err = err
+        self.progress = None
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        if not self.err.is_terminal:
+            return None
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                                 console=self.err, transient=True)
+        self.progress.start()
+        task = self.progress.add_task("reading")
+
+        def step(name: str) -> None:
+            self.progress.update(task, description=f"reading {name}", advance=1)  # type: ignore[union-attr]
+        return step
+
+    def __exit__(self, *exc: object) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
 def _write(path: Path, text: str, err: Console) -> bool:
     try:
         path.write_text(text, encoding="utf-8")
@@ -58,6 +84,9 @@ def analyze(
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1)."),
     html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report."),
     fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write a commented ksh fix script (never run)."),
+    xlsx: Optional[Path] = typer.Option(None, "--xlsx", help="Write inventory, frames and findings as an Excel workbook."),
+    peak: Optional[str] = typer.Option(None, "--peak", help="Peak window for sizing from nmon data, e.g. 08:00-18:30 (detected when absent)."),
+    tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the nmon recordings were taken in, e.g. Europe/Paris (they carry none)."),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML file with thresholds and rule selection."),
     fail_on: FailOn = typer.Option(FailOn.never, "--fail-on", help="Exit 1 when a finding at or above this severity exists."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list every input in the terminal summary."),
@@ -75,7 +104,16 @@ def analyze(
     if unknown:
         err.print(f"[red]error:[/] {config}: unknown rule id(s): {', '.join(sorted(unknown))} (see: lparscope rules)")
         raise typer.Exit(EXIT_USAGE)
-    analysis = run_analysis(paths, cfg)
+    peak_window = None
+    if peak:
+        from .sizing.cpu import parse_peak
+        try:
+            peak_window = parse_peak(peak)
+        except ValueError as exc:
+            err.print(f"[red]error:[/] --peak {peak}: {exc}")
+            raise typer.Exit(EXIT_USAGE)
+    with _progress(err) as step:
+        analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
     report = build_report(analysis)
     render_terminal(report, out, show_inputs=not quiet)
     ok = True
@@ -83,10 +121,18 @@ def analyze(
         ok &= _write(json_out, dumps(report), err)
     if html_out:
         from .report.html import render_html
-        ok &= _write(html_out, render_html(report), err)
+        from .report.nmon_charts import estate_charts
+        ok &= _write(html_out, render_html(report, estate_charts(analysis.estate)), err)
+    if xlsx:
+        from .report.frame import export_xlsx
+        try:
+            export_xlsx(report, xlsx)
+        except (OSError, ImportError) as exc:
+            err.print(f"[red]error:[/] cannot write {xlsx}: {exc}")
+            ok = False
     if fix_script:
         ok &= _write(fix_script, render_fix_script(report), err)
-    for label, target in (("JSON", json_out), ("HTML", html_out), ("fix script", fix_script)):
+    for label, target in (("JSON", json_out), ("HTML", html_out), ("fix script", fix_script), ("Excel", xlsx)):
         if target:
             out.print(f"{label} report: {target}")
     read = report["summary"]["files"]["parsed"] + report["summary"]["files"]["partly"]
@@ -137,6 +183,35 @@ def explain(rule_id: str = typer.Argument(..., help="A rule id, as `lparscope ru
         for name in used:
             value, why = DEFAULTS[name]
             out.print(f"  {name} = {value:g}  - {why}", highlight=False)
+
+
+nmon_app = typer.Typer(help="nmon recordings: export their tables for other tools.")
+app.add_typer(nmon_app, name="nmon")
+
+
+@nmon_app.command("export")
+def nmon_export(
+    file: Path = typer.Argument(..., help="An nmon recording (plain or gzip)."),
+    to: str = typer.Option("csv", "--to", help="csv or parquet"),
+    outdir: Path = typer.Argument(Path("."), help="Folder for the tables (created when missing)."),
+    tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the recording was taken in."),
+) -> None:
+    """Write every table of an nmon recording as CSV or Parquet, one file per section."""
+    err = Console(stderr=True)
+    if to not in ("csv", "parquet"):
+        err.print("[red]error:[/] --to must be csv or parquet")
+        raise typer.Exit(EXIT_USAGE)
+    try:
+        from .nmon import export, read_nmon
+        rec = read_nmon(file, tz=tz)
+        outdir.mkdir(parents=True, exist_ok=True)
+        written = export(rec, to, outdir)  # type: ignore[arg-type]
+    except (OSError, ImportError, ValueError) as exc:
+        err.print(f"[red]error:[/] {file}: {exc}")
+        raise typer.Exit(EXIT_USAGE)
+    for w in rec.warnings[:20]:
+        err.print(f"{file}:{w[0]}: {w[1]}", highlight=False)
+    Console().print(f"{len(written)} table(s) written to {outdir} ({rec.snapshots} snapshots, times: {rec.tz})")
 
 
 @app.command()

@@ -9,6 +9,7 @@ from pathlib import PurePath
 
 from .inputs import Collected, InputFile, Limits, collect
 from .model import build
+from .model.frame import build_frames
 from .model.estate import Estate, Evidence, InputStatus
 from .rules.config import Config
 from .rules.engine import Finding, run
@@ -84,6 +85,7 @@ def read_estate(collected: Collected, tz: str | None = None,
     for prob in collected.problems:
         estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
     build.finish(estate)
+    estate.frames = build_frames(estate)
     return estate, texts
 
 

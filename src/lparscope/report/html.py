@@ -14,6 +14,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader
 
+from .charts import chart_context
+
 SEVERITIES: tuple[str, ...] = ("critical", "warning", "info")
 
 # Command forms of "fix" and "rollback", in the order an administrator applies them.
@@ -138,7 +140,7 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], hosts: list
     }
 
 
-def render_html(report: dict) -> str:
+def render_html(report: dict, charts: list[dict] | None = None) -> str:
     """Return the report as one self-contained HTML document (deterministic for one input)."""
     raw_hosts = _dicts(report.get("hosts"))
     hosts = [_host(h, f"host-{n}") for n, h in enumerate(raw_hosts, start=1)]
@@ -162,4 +164,6 @@ def render_html(report: dict) -> str:
         inputs=inputs,
         rules=rules,
         rule_anchors=rule_anchors,
+        frames=_dicts(report.get("frames")),
+        **chart_context(charts or []),
     )

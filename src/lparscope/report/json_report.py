@@ -9,6 +9,7 @@ from typing import Any
 from .. import __version__
 from ..model.estate import Device, Host
 from ..pipeline import Analysis
+from .frame import frame_section
 
 SCHEMA = "lparscope.report/1"
 
@@ -67,8 +68,11 @@ def build_report(analysis: Analysis, now: datetime | None = None) -> dict[str, A
     for host in sorted(estate.hosts.values(), key=lambda h: (h.role != "vios", h.name)):
         counts = {s: sum(1 for f in findings if f["host"] == host.name and f["severity"] == s)
                   for s in ("critical", "warning", "info")}
-        hosts.append({"name": host.name, "role": host.role, "summary": _summary(host),
-                      "inventory": _inventory(host), "counts": counts})
+        entry = {"name": host.name, "role": host.role, "summary": _summary(host),
+                 "inventory": _inventory(host), "counts": counts}
+        if host.sizing is not None:
+            entry["sizing"] = host.sizing.to_dict()
+        hosts.append(entry)
     return {
         "schema": SCHEMA,
         "lparscope_version": __version__,
@@ -79,6 +83,7 @@ def build_report(analysis: Analysis, now: datetime | None = None) -> dict[str, A
                    for i in estate.inputs],
         "hosts": hosts,
         "findings": findings,
+        "frames": frame_section(estate),
         "rules": _rules_used(analysis),
         "problems": list(analysis.problems),
     }

@@ -1,0 +1,64 @@
+import json
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader
+
+from lparscope.model.frame import build_frames
+from lparscope.pipeline import analyze
+from lparscope.report.frame import export_xlsx, frame_section
+from lparscope.report.json_report import build_report
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "estate"
+
+
+def _analysis():
+    a = analyze([str(EXAMPLE)])
+    a.estate.frames = build_frames(a.estate)
+    return a
+
+
+def test_frame_section_is_json_ready_and_complete():
+    sec = frame_section(_analysis().estate)
+    json.dumps(sec)
+    [fr] = sec
+    assert fr["name"] == "p9frame1" and fr["summary"]["hpt_total_mb"] == 8064
+    pool = fr["pools"][0]
+    assert pool["size"] == 16.0 and pool["ec_total"] == 7.5 and pool["vp_total"] == 46
+    assert fr["memory"]["budget"]["free_mb"] == 524288 - 203776 - 13568
+    assert {"vswitch": "ETHERNET0", "vlan": 10, "bridged_by": ["vios1 (priority 1)", "vios2 (priority 2)"],
+            "clients": ["aix1", "aix2", "aix4"]} in fr["topology"]["vlans"]
+    assert {"client": "aix1", "client_slot": 10, "vios": "vios1", "vios_slot": 101, "vhost": "vhost0", "vtd": "vtscsi0",
+            "backing": "hdisk2", "lun": "0x8100000000000000"} in fr["mappings"]["vscsi"]
+    assert any(r["client"] == "aix1" and r["port"] == "fcs0" and r["vfchost"] == "vfchost0" for r in fr["mappings"]["vfc"])
+    assert {"partition": "aix1", "attribute": "desired_proc_units", "profile": "1.5", "running": "0.5"} in fr["profile_drift"]
+    assert [v["name"] for v in fr["vios_sizing"]] == ["vios1", "vios2"]
+
+
+def test_partial_renders_escaped():
+    a = _analysis()
+    sec = frame_section(a.estate)
+    sec[0]["partitions"][0]["name"] = "<script>x</script>"
+    sec[0]["pools"][0]["partitions"][0]["partition"] = "<b>evil</b>"
+    env = Environment(loader=PackageLoader("lparscope.report", "templates"), autoescape=True)
+    html = env.get_template("frame.html.j2").render(frames=sec)
+    assert "&lt;b&gt;evil&lt;/b&gt;" in html and "<b>evil</b>" not in html
+    assert "p9frame1" in html and "<svg" in html and "http" not in html
+
+
+def test_xlsx_export(tmp_path):
+    import openpyxl
+
+    a = _analysis()
+    rep = build_report(a)
+    rep["frames"] = frame_section(a.estate)
+    rep["findings"].append(dict(rep["findings"][0], message="=HYPERLINK(\"http://x\")"))
+    out = tmp_path / "r.xlsx"
+    export_xlsx(rep, out)
+    wb = openpyxl.load_workbook(out)
+    assert {"Findings", "Hosts", "Frames", "Partitions", "Pools", "Memory", "vSCSI map", "vFC map"} <= set(wb.sheetnames)
+    ws = wb["Findings"]
+    header = [c.value for c in ws[1]]
+    col = header.index("message") + 1
+    cells = [ws.cell(row=r, column=col) for r in range(2, ws.max_row + 1)]
+    evil = [c for c in cells if str(c.value).startswith("=HYPERLINK")]
+    assert evil and all(c.data_type == "s" for c in evil)
