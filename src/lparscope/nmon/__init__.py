@@ -1,0 +1,13 @@
+"""nmon / topas_nmon recordings: a fast, tolerant reader into typed tables, and their export.
+
+    >>> from lparscope.nmon import read_nmon
+    >>> rec = read_nmon("aixlpar_160210_1723.nmon.gz", tz="Europe/Paris")
+    >>> rec.tables["LPAR"].column("PhysicalCPU")      # float64, one value per snapshot
+    >>> rec.bbbp_outputs[0]                             # ("lparstat -i", 314, "Node Name ...")
+"""
+
+from .export import export
+from .model import NmonRecording, NmonTable
+from .reader import is_nmon, read_nmon
+
+__all__ = ["NmonRecording", "NmonTable", "export", "is_nmon", "read_nmon"]

@@ -1,0 +1,99 @@
+"""Write the tables of an nmon recording for other tools: one CSV or Parquet file per section.
+
+``export(rec, "csv", Path("out"))`` writes ``out/CPU_ALL.csv``, ``out/LPAR.csv`` ... each with
+the columns ``snapshot,time,<the section's columns>,<its text columns>``::
+
+    snapshot,time,User%,Sys%,Wait%,Idle%,Busy,PhysicalCPUs
+    1,2016-02-10T17:28:10,32.2,29.2,0.1,38.5,,28
+
+plus ``out/_header.csv`` (the AAA key/values). Parquet needs pyarrow, imported only then.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from .model import NmonRecording, NmonTable
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.+-]", "_", name) or "_"
+
+
+def _arrow_table(table: NmonTable):  # type: ignore[no-untyped-def]
+    import pyarrow as pa
+
+    arrays = [pa.array(table.snapshots, pa.int64()), pa.array(table.times)]
+    names = ["snapshot", "time"]
+    for j, col in enumerate(table.columns):
+        arrays.append(pa.array(table.values[:, j], pa.float64(), from_pandas=True))
+        names.append(col)
+    for col, vals in table.text.items():
+        arrays.append(pa.array([str(v) for v in vals], pa.string()))
+        names.append(col)
+    return pa.Table.from_arrays(arrays, names=_unique(names))
+
+
+def _unique(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        k = seen.get(n, 0)
+        seen[n] = k + 1
+        out.append(n if k == 0 else f"{n}#{k + 1}")
+    return out
+
+
+def _write_csv_py(table: NmonTable, path: Path) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(_unique(["snapshot", "time", *table.columns, *table.text]))
+        times = [("" if np.isnat(t) else str(t)) for t in table.times]
+        for r in range(len(table)):
+            vals = ["" if math.isnan(v) else repr(float(v)) for v in table.values[r].tolist()]
+            w.writerow([int(table.snapshots[r]), times[r], *vals, *(str(a[r]) for a in table.text.values())])
+
+
+def export(rec: NmonRecording, fmt: Literal["csv", "parquet"], outdir: Path) -> list[Path]:
+    """Write one file per table (and ``_header.csv``) into ``outdir``; returns the paths written."""
+    if fmt not in ("csv", "parquet"):
+        raise ValueError(f"unknown export format {fmt!r} (csv or parquet)")
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    arrow = None
+    try:
+        import pyarrow  # noqa: F401
+
+        arrow = True
+    except ImportError:
+        if fmt == "parquet":
+            raise RuntimeError("parquet export needs pyarrow: pip install pyarrow") from None
+    for name, table in rec.tables.items():
+        path = outdir / f"{_safe(name)}.{fmt}"
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            pq.write_table(_arrow_table(table), path)
+        elif arrow:
+            import pyarrow.csv as pcsv
+
+            pcsv.write_csv(_arrow_table(table), path)
+        else:
+            _write_csv_py(table, path)
+        written.append(path)
+    head = outdir / "_header.csv"
+    with open(head, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["key", "value"])
+        for k, v in rec.header.items():
+            w.writerow([k, v])
+        w.writerow(["time_zone", rec.tz])
+    written.append(head)
+    return written

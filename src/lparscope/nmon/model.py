@@ -1,0 +1,100 @@
+"""What :func:`lparscope.nmon.read_nmon` returns: one recording, its typed tables.
+
+A section of an nmon file such as::
+
+    DISKBUSY,Disk %Busy aixlpar,hdisk6,hdisk2
+    ZZZZ,T0001,17:28:10,10-FEB-2016
+    DISKBUSY,T0001,0.0,0.2
+    ZZZZ,T0002,17:33:10,10-FEB-2016
+    DISKBUSY,T0002,1.5,0.3
+
+becomes ``NmonTable(name="DISKBUSY", title="Disk %Busy aixlpar", columns=["hdisk6", "hdisk2"],
+snapshots=[1, 2], times=[17:28:10, 17:33:10], values=[[0.0, 0.2], [1.5, 0.3]])``.
+
+Times: nmon writes wall-clock times without a zone. With ``tz=None`` the times are kept
+naive (the recording host's local time) and ``NmonRecording.tz`` is ``"local naive"``.
+With ``tz="Europe/Paris"`` (an IANA name) ``NmonRecording.times`` holds aware datetimes in
+that zone and every ``NmonTable.times`` array holds the same instants in UTC
+(``datetime64`` has no zone); ``NmonRecording.tz`` is then the name given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+
+NAIVE = "local naive"
+
+
+@dataclass
+class NmonTable:
+    """One numeric section: one row per snapshot (per process for TOP), one column per field.
+
+    ``values`` is float64 (rows x columns), NaN where a value is missing or was not a number.
+    ``snapshots`` holds each row's snapshot number (the ``T0042`` of the file -> 42) and
+    ``times`` its time (``datetime64[s]``, NaT when the file has no ZZZZ line for it).
+    Text columns (TOP ``Command``/``WLMclass``, UARG ``FullCommand``...) are in ``text``,
+    not in ``values``. ``lines`` holds each row's 1-based line number in the file.
+    """
+
+    name: str
+    title: str
+    columns: list[str]
+    snapshots: np.ndarray  # int64, one per row
+    times: np.ndarray  # datetime64[s], one per row
+    values: np.ndarray  # float64, rows x len(columns)
+    first_line: int = 0  # 1-based line of the section's header (or first row when it has none)
+    lines: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    text: dict[str, np.ndarray] = field(default_factory=dict)  # column -> array of str, one per row
+
+    @property
+    def timestamps(self) -> np.ndarray:
+        """Alias of ``times``."""
+        return self.times
+
+    def __len__(self) -> int:
+        return int(self.values.shape[0])
+
+    def column(self, name: str) -> np.ndarray:
+        """The values of one column (a text column gives its strings); KeyError when absent."""
+        try:
+            return self.values[:, self.columns.index(name)]
+        except ValueError:
+            pass
+        if name in self.text:
+            return self.text[name]
+        lowered = [c.lower() for c in self.columns]
+        if name.lower() in lowered:
+            return self.values[:, lowered.index(name.lower())]
+        raise KeyError(f"{self.name} has no column {name!r} (columns: {', '.join(self.columns[:12])}...)")
+
+    def __repr__(self) -> str:
+        return (f"NmonTable({self.name!r}, rows={len(self)}, columns={len(self.columns)}"
+                f"{', text=' + str(list(self.text)) if self.text else ''})")
+
+
+@dataclass
+class NmonRecording:
+    """One nmon file: header, configuration, snapshot times and every numeric section."""
+
+    host: str | None = None
+    header: dict[str, str] = field(default_factory=dict)
+    tz: str = NAIVE
+    times: dict[str, datetime] = field(default_factory=dict)  # "T0001" -> time of that snapshot
+    tables: dict[str, NmonTable] = field(default_factory=dict)
+    config: list[tuple[int, str]] = field(default_factory=list)  # BBB* lines: (line, text)
+    bbbp_outputs: list[tuple[str, int, str]] = field(default_factory=list)  # (command, first line, output)
+    warnings: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
+    bytes_read: int = 0
+    lines: int = 0
+
+    @property
+    def snapshots(self) -> int:
+        """Number of distinct snapshots (ZZZZ lines) read."""
+        return len(self.times)
+
+    def __repr__(self) -> str:
+        return (f"NmonRecording(host={self.host!r}, snapshots={self.snapshots}, tables={len(self.tables)}, "
+                f"warnings={len(self.warnings)}, bytes_read={self.bytes_read})")
