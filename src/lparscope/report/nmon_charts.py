@@ -40,13 +40,18 @@ def host_charts(host: Host) -> list[dict[str, Any]]:
         ["Real free(MB)", "Real total(MB)", "Virtual free(MB)"]
     times_by_kind = {k: tab.times for k, tab in (("physc", lpar), ("pool", lpar), ("memory", mem),
                                                  ("disk", disk), ("network", net)) if tab is not None}
-    return chart_specs(
+    specs = chart_specs(
         host.name, base.times, physc=physc,
         ec=getattr(s, "current_ec", None) or (p.entitled_capacity if p else None),
         vp=getattr(s, "current_vp", None) or (p.online_vps if p else None), sizing=s,
         pool_idle=pool_idle, pool_cores=getattr(s, "pool_cores", None) or (p.pool_cores if p else None),
         memory=_columns(mem, memory_cols), disk_busy=_columns(disk), network=_columns(net),
         times_by_kind=times_by_kind)
+    if mem is not None and mem.name == "MEMNEW":  # MEMNEW holds shares of memory, not sizes
+        for spec in specs:
+            if spec.get("kind") == "memory":
+                spec["title"], spec["unit"] = "Memory use (% of real memory)", "%"
+    return specs
 
 
 def estate_charts(estate: Estate) -> list[dict[str, Any]]:

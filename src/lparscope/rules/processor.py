@@ -89,7 +89,13 @@ def ec_below_vp(host: Host, cfg: Config) -> Iterator[Finding]:
     mean = host.cpu.mean("physc") if host.cpu else None
     peak = max(host.cpu.values("physc"), default=None) if host.cpu else None
     fix_vps: int | None = None
-    if mean is not None and peak is not None:
+    sz = host.sizing
+    if sz is not None and sz.recommended_ec is not None and sz.recommended_vp is not None:
+        # A timed series was sized (peak window, Figure 3-1): give the same numbers as that sizing.
+        suggested = max(sz.recommended_ec, p.entitled_capacity)
+        fix_vps = sz.recommended_vp if sz.recommended_vp < p.online_vps else None
+        basis = f"the measured peak window (see CPU-SIZING-MEASURED): average {sz.peak.mean:.2f}, peak {sz.peak.max:.2f}"
+    elif mean is not None and peak is not None:
         # Measured: EC = average use at peak, VPs = peak use plus one of headroom (000 §3.1; S2).
         suggested = round_up(max(mean, p.entitled_capacity))
         wanted_vps = max(math.ceil(peak) + 1, math.ceil(suggested))
