@@ -34,6 +34,18 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
                   _fmt(s.get("virtual_processors")), _fmt(s.get("online_memory_mb")), escape(str(level)),
                   f"{c['critical']}/{c['warning']}/{c['info']}")
     console.print(t)
+    sized = [h for h in report["hosts"] if h.get("sizing")]
+    if sized:
+        console.rule("Sizing from measured use")
+        for h in sized:
+            z = h["sizing"]
+            pk = z.get("peak") or {}
+            window = "-".join(z["peak_window"]) if z.get("peak_window") else "whole recording"
+            fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+            console.print(f"{escape(h['name'])}: peak {window} ({z.get('peak_source')}), physc mean {fmt(pk.get('mean'))} "
+                          f"max {fmt(pk.get('max'))} P95 {fmt(pk.get('p95'))} -> EC {fmt(z.get('recommended_ec'))}, "
+                          f"{z.get('recommended_vp')} VP{' uncapped' if z.get('recommended_uncapped') else ''} "
+                          f"(now EC {z.get('current_ec')}, {z.get('current_vp')} VP)", highlight=False, soft_wrap=True)
     summ = report["summary"]
     console.rule("Findings")
     fs = summ["findings"]
