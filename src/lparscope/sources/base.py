@@ -132,8 +132,13 @@ class Prompt:
 
 
 _EMPTY_PROMPT_RE = re.compile(
-    r"^\s*(?:[A-Za-z_][\w-]*@[A-Za-z0-9][\w.-]*[^#$>\s]*\s*|\[[A-Za-z_][\w-]*@[A-Za-z0-9][\w.-]*\][^#$>\s]*\s*)?[#$]\s*$"
+    r"^\s*(?:\[?[\w.-]+@[\w.-]+\]?\S*|[\w.-]+:[/~]\S*)?\s*[#$>]\s*$"
 )
+
+
+def is_bare_prompt(line: str) -> bool:
+    """A prompt with nothing typed after it ("root@aix1:/ #", "$", "hscroot@hmc1:~>")."""
+    return bool(_EMPTY_PROMPT_RE.match(line))
 
 
 def parse_prompt(line: str) -> Prompt | None:

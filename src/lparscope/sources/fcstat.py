@@ -50,14 +50,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, parse_prompt, split_lines, to_int
+from .base import Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, to_int
 
 KIND = "fcstat"
 TITLE = "fcstat fcsN"
 COMMANDS = [r"^fcstat\b"]
 STARTS = re.compile(r"^\s*FIBRE CHANNEL STATISTICS REPORT:")
 
-_BARE_PROMPT = re.compile(r"^\s*(?:\[?[\w.-]+@[\w.-]+\]?\S*\s*)?[#$>]\s*$")  # "root@aix1:/ #"
 
 _REPORT_RE = re.compile(r"^\s*FIBRE CHANNEL STATISTICS REPORT:\s*(?P<name>\S+)?")
 _KV_RE = re.compile(r"^\s*(?P<key>[A-Za-z][^:]*?)\s*:\s*(?P<value>.*?)\s*$")
@@ -173,7 +172,7 @@ def parse(text: str) -> Parsed:
             continue
         if line.lstrip().startswith("###") or set(line.strip()) <= set("-\t "):
             continue  # log separators ("### command: fcstat fcs0 ###") and rules
-        if _BARE_PROMPT.match(line):
+        if is_bare_prompt(line):
             continue
         p = parse_prompt(line)
         if p:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi
+from .base import Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, strip_ansi
 
 KIND = "oslevel"
 TITLE = "ioslevel / oslevel [-s|-r]"
@@ -35,7 +35,6 @@ COMMANDS = [r"^(?:ioslevel|oslevel)\b"]
 STARTS = None
 
 # a prompt with no command: "$", "root@aix1:/ #"
-_BARE_PROMPT = re.compile(r"^(?:[\w.-]+@[\w.-]+\S*|\[[\w.-]+@[\w.-]+\]\S*|[\w.-]+:[/~]\S*)?\s*[#$>]$")
 _DOTTED = re.compile(r"^(\d+)\.(\d+)\.(\d+)\.(\d+)$")
 _SP = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(\d{4})$")
 _TL = re.compile(r"^(\d{4})-(\d{2})$")
@@ -133,7 +132,7 @@ def parse(text: str) -> Parsed:
             if new or p.program not in ("oem_setup_env", "exit", "su", "sudo"):
                 form, listed = new, False
             continue
-        if _BARE_PROMPT.match(s):
+        if is_bare_prompt(s):
             continue
         if _KNOWN_HEAD.match(s):
             listed = True

@@ -25,7 +25,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, command_matches, leading_prompt, output_head, split_lines, strip_ansi
+from .base import (
+    Parsed,
+    command_matches,
+    is_bare_prompt,
+    leading_prompt,
+    output_head,
+    split_lines,
+    strip_ansi,
+)
 
 KIND = "lsdev"
 TITLE = "lsdev -C / lsdev -Cc / lsdev -type / lsdev -virtual"
@@ -39,7 +47,6 @@ _ROW = re.compile(rf"^(?P<name>[A-Za-z][\w.#-]*)\s+(?P<status>{_STATUS_RE})(?:\s
 _LOCATION = re.compile(r"^(?:[0-9A-F]{2}(?:-[0-9A-Za-z,.:]+)+|U[0-9A-Z]{4}\.[\w.]+(?:-[\w.,]+)+|P\d(?:-[\w.,]+)+)$")
 _HEADER = re.compile(r"^name(?:\s+(?:status|location|physloc|description|parent|class|subclass|type))+\s*$")
 # a prompt with no command: "$", "root@aix1:/ #"
-_BARE_PROMPT = re.compile(r"^(?:[\w.-]+@[\w.-]+\S*|\[[\w.-]+@[\w.-]+\]\S*|[\w.-]+:[/~]\S*)?\s*[#$>]$")
 _KNOWN = {"name", "status", "location", "description", "physloc"}
 
 
@@ -122,7 +129,7 @@ def parse(text: str) -> Parsed:
         lineno = idx + 1
         line = lines[idx].rstrip()
         s = line.strip()
-        if not s or _BARE_PROMPT.match(s):
+        if not s or is_bare_prompt(s):
             continue
         if _HEADER.match(s):
             continue

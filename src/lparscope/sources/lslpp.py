@@ -29,7 +29,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, command_matches, leading_prompt, output_head, split_lines, strip_ansi
+from .base import (
+    Parsed,
+    command_matches,
+    is_bare_prompt,
+    leading_prompt,
+    output_head,
+    split_lines,
+    strip_ansi,
+)
 
 KIND = "lslpp"
 TITLE = "lslpp -l / -L / -lc"
@@ -46,7 +54,6 @@ _WRAPPED_LEVEL = re.compile(rf"^\s+(?P<level>{_LEVEL})\s+(?P<state>[A-Z]{{4,}}|[
 _NAME_ONLY = re.compile(r"^\s*(?P<name>[a-z][\w.+-]*\.[\w.+-]+)\s*$")
 _ABSENT = re.compile(r"^\s*lslpp:\s*0504-132\s+Fileset\s+(?P<pat>\S+)\s+not installed\.?\s*$")
 _LEGEND = re.compile(r"^(?:State codes:|Type codes:|[A-Z?]{1,2}\s+--\s)")
-_BARE_PROMPT = re.compile(r"^\s*(?:\[?[\w.-]+@[\w.-]+\]?\S*\s*)?[#$>]\s*$")  # "root@aix1:/ #"
 _COLON_HEAD = re.compile(r"^#\s*Path:Fileset:Level", re.I)
 _COLON_ROW = re.compile(rf"^(?P<path>/[^:]*):(?P<name>[^:]+):(?P<level>{_LEVEL}):[^:]*:(?P<state>[A-Z]+):[^:]*:(?P<desc>[^:]*)")
 
@@ -104,7 +111,7 @@ def parse(text: str) -> Parsed:
         if not s:
             last = None
             continue
-        if _HEADER.match(s) or _RULE.match(s) or _COLON_HEAD.match(s) or _LEGEND.match(s) or _BARE_PROMPT.match(s):
+        if _HEADER.match(s) or _RULE.match(s) or _COLON_HEAD.match(s) or _LEGEND.match(s) or is_bare_prompt(s):
             continue
         pm = _PATH.match(s)
         if pm:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, leading_prompt, split_lines, strip_ansi, to_int
+from .base import Parsed, is_bare_prompt, leading_prompt, split_lines, strip_ansi, to_int
 
 KIND = "lsmap"
 TITLE = "lsmap -all / -npiv / -net / -vnic"
@@ -99,7 +99,6 @@ class VnicMapping:
 
 
 # a prompt with no command: "$", "root@aix1:/ #"
-_BARE_PROMPT = re.compile(r"^(?:[\w.-]+@[\w.-]+\S*|\[[\w.-]+@[\w.-]+\]\S*|[\w.-]+:[/~]\S*)?\s*[#$>]$")
 _DASHES = re.compile(r"^[\s\-\u2010-\u2015]+$")
 _PREFIXED = re.compile(r"^(?P<cmd>[^|]*)\| \|(?P<rest>.*)$")
 _FMT_ROW = re.compile(r"^[A-Za-z][\w.-]*:\S*:")
@@ -207,7 +206,7 @@ def parse(text: str) -> Parsed:
         if pcmd:
             flags = pcmd
         s = line.strip()
-        if not s or _DASHES.match(s) or _BARE_PROMPT.match(s):
+        if not s or _DASHES.match(s) or is_bare_prompt(s):
             continue
         if _FOREIGN_HEAD.match(s):  # another command's table pasted after the mappings
             close_vhost()

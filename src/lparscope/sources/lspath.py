@@ -23,7 +23,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, command_matches, leading_prompt, output_head, split_lines, strip_ansi, to_int
+from .base import (
+    Parsed,
+    command_matches,
+    is_bare_prompt,
+    leading_prompt,
+    output_head,
+    split_lines,
+    strip_ansi,
+    to_int,
+)
 
 KIND = "lspath"
 TITLE = "lspath / lsmpio -l"
@@ -35,7 +44,6 @@ _ROW = re.compile(rf"^\s*(?P<status>{_STATUS})\s+(?P<disk>[A-Za-z][\w]*\d+)\s+(?
 _MPIO_ROW = re.compile(
     rf"^\s*(?P<disk>[A-Za-z][\w]*\d+)\s+(?P<pid>\d+)\s+(?P<status>{_STATUS})\s+(?P<pstat>\S+)\s+(?P<parent>[A-Za-z][\w]*\d+)(?:\s+(?P<conn>\S+))?\s*$")
 _FIELDS = {"status", "name", "parent", "connection", "path_id", "path_status"}
-_BARE_PROMPT = re.compile(r"^(?:[\w.-]+@[\w.-]+\S*|\[[\w.-]+@[\w.-]+\]\S*|[\w.-]+:[/~]\S*)?\s*[#$>]$")
 
 
 @dataclass
@@ -80,7 +88,7 @@ def parse(text: str) -> Parsed:
         out.hostname = prompt.host
     for idx in range(start, len(lines)):
         lineno, s = idx + 1, lines[idx].strip()
-        if not s or _BARE_PROMPT.match(s) or s.startswith("# ") or STARTS.match(s) or re.match(r"^-{4,}[\s-]*$", s):
+        if not s or is_bare_prompt(s) or s.startswith("# ") or STARTS.match(s) or re.match(r"^-{4,}[\s-]*$", s):
             continue
         if fmt:
             values = re.split(r"[\s:]+", s, maxsplit=len(fmt) - 1)

@@ -25,7 +25,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, command_matches, leading_prompt, output_head, split_lines, strip_ansi, to_int
+from .base import (
+    Parsed,
+    command_matches,
+    is_bare_prompt,
+    leading_prompt,
+    output_head,
+    split_lines,
+    strip_ansi,
+    to_int,
+)
 
 KIND = "lspv"
 TITLE = "lspv / lspv -free / lspv -u"
@@ -39,7 +48,6 @@ _ROW = re.compile(rf"^\s*(?P<name>{_NAME})\s+(?P<pvid>{_PVID})(?:\s+(?P<rest>.*?
 _STATES = {"active", "concurrent", "locked"}
 _DETAIL = re.compile(r"^\s*PHYSICAL VOLUME:\s*(?P<name>\S+)\s+VOLUME GROUP:\s*(?P<vg>\S+)")
 _DETAIL_KV = re.compile(r"(PV IDENTIFIER|PV STATE|VG IDENTIFIER|TOTAL PPs|FREE PPs|PP SIZE):\s*(\S+(?:\s\S+)?)")
-_BARE_PROMPT = re.compile(r"^(?:[\w.-]+@[\w.-]+\S*|\[[\w.-]+@[\w.-]+\]\S*|[\w.-]+:[/~]\S*)?\s*[#$>]$")
 
 
 @dataclass
@@ -123,7 +131,7 @@ def parse(text: str) -> Parsed:
     sized = free or bool(re.search(r"\s-size\b", command))
     for idx in range(start, len(lines)):
         lineno, s = idx + 1, lines[idx].strip()
-        if not s or _BARE_PROMPT.match(s) or s.startswith("# ") or re.match(r"^-{4,}[\s-]*$", s):
+        if not s or is_bare_prompt(s) or s.startswith("# ") or re.match(r"^-{4,}[\s-]*$", s):
             continue
         h = _HEADER.match(s)
         if h:

@@ -56,7 +56,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, command_matches, leading_prompt, output_head, parse_prompt, split_lines
+from .base import (
+    Parsed,
+    command_matches,
+    is_bare_prompt,
+    leading_prompt,
+    output_head,
+    parse_prompt,
+    split_lines,
+)
 
 KIND = "lswpar"
 TITLE = "lswpar / lswpar -L / -G / -D"
@@ -65,7 +73,6 @@ STARTS = re.compile(
     r"^\s*Name\s+State\s+Type\s+Hostname\s+Directory\b|^\s*Name\s+Device\s+Name\s+Type\s+Virtual\s+Device\b"
 )
 
-_BARE_PROMPT = re.compile(r"^\s*(?:\[?[\w.-]+@[\w.-]+\]?\S*\s*)?[#$>]\s*$")  # "root@aix1:/ #"
 
 _LIST_HDR = re.compile(r"\bName\s+State\s+Type\s+Hostname\s+Directory\b")
 _DEV_HDR = re.compile(r"\bName\s+Device\s+Name\s+Type\s+Virtual\s+Device\s+RootVG\s+Status\b")
@@ -231,7 +238,7 @@ def parse(text: str) -> Parsed:
             out.records.append(w)
             mode, section, table, last_key = "stanza", None, False, None
             continue
-        if _BARE_PROMPT.match(line):
+        if is_bare_prompt(line):
             continue
         p = parse_prompt(raw)
         if p:

@@ -38,7 +38,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, command_matches, leading_prompt, output_head, split_lines, strip_ansi
+from .base import (
+    Parsed,
+    command_matches,
+    is_bare_prompt,
+    leading_prompt,
+    output_head,
+    split_lines,
+    strip_ansi,
+)
 
 KIND = "mount"
 TITLE = "mount / nfsstat -m"
@@ -51,7 +59,6 @@ _DATE = re.compile(r"\s(?P<date>[A-Z][a-z]{2}\s+\d{1,2}\s+\d{1,2}:\d{2})(?:\s+(?
 _NFSSTAT_HEAD = re.compile(r"^(?P<over>/\S*)\s+from\s+(?P<src>\S+)\s*$")
 _FLAGS = re.compile(r"^\s*Flags:\s*(?P<flags>\S.*?)\s*$")
 _NFSSTAT_OTHER = re.compile(r"^\s*(?:All|Lookups|Reads|Writes|Read|Write):\s")
-_BARE_PROMPT = re.compile(r"^\s*(?:\[?[\w.-]+@[\w.-]+\]?\S*\s*)?[#$>]\s*$")  # "root@aix1:/ #"
 _TYPED_PROMPT = re.compile(r"^\s*\S*[#$>]\s*(?:mount|nfsstat)\b")  # "# nfsstat -m": not a known prompt
 
 
@@ -141,7 +148,7 @@ def parse(text: str) -> Parsed:
         if not s:
             last = None
             continue
-        if _HEADER.match(s) or _RULE.match(s) or _TYPED_PROMPT.match(s) or _BARE_PROMPT.match(s):
+        if _HEADER.match(s) or _RULE.match(s) or _TYPED_PROMPT.match(s) or is_bare_prompt(s):
             last = stanza = None
             continue
         head = _NFSSTAT_HEAD.match(s)

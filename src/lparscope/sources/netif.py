@@ -39,7 +39,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, command_matches, leading_prompt, output_head, parse_prompt, split_lines, to_int
+from .base import (
+    Parsed,
+    command_matches,
+    is_bare_prompt,
+    leading_prompt,
+    output_head,
+    parse_prompt,
+    split_lines,
+    to_int,
+)
 
 KIND = "netif"
 TITLE = "ifconfig -a / netstat -in"
@@ -48,7 +57,6 @@ STARTS = re.compile(
     r"^\s*Name\s+Mtu\s+Network\s+Address\s+Ipkts\b|^[a-z]+\d*:\s+flags=[0-9a-fA-F,]+<"
 )
 
-_BARE_PROMPT = re.compile(r"^\s*(?:\[?[\w.-]+@[\w.-]+\]?\S*\s*)?[#$>]\s*$")  # "root@aix1:/ #"
 
 _IF_RE = re.compile(r"^(?P<name>[A-Za-z][\w.]*\*?):\s+flags=(?P<hex>[0-9a-fA-F,x]+)<(?P<flags>[^>]*)>(?P<rest>.*)$")
 _INET_RE = re.compile(r"^\s*inet\s+(?P<addr>\d+\.\d+\.\d+\.\d+)(?:\s+netmask\s+(?P<mask>\S+))?")
@@ -169,7 +177,7 @@ def parse(text: str) -> Parsed:
         if _HEADER_RE.match(line):
             in_table, cur = True, None
             continue
-        if _BARE_PROMPT.match(line):
+        if is_bare_prompt(line):
             continue
         p = parse_prompt(line)
         if p:

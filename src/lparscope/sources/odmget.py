@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, split_lines, strip_ansi
+from .base import Parsed, is_bare_prompt, leading_prompt, split_lines, strip_ansi
 
 KIND = "odmget"
 TITLE = "odmget"
@@ -39,7 +39,6 @@ COMMANDS = [r"^odmget\b"]
 STARTS = re.compile(r"^(?:PdAt|CuAt|PdDv|CuDv|CuDep|CuVPD|PdCn|CuDvDr|Config_Rules|SWservAt|inventory|lpp|product):\s*$")
 
 # a prompt with no command: "$", "root@aix1:/ #"
-_BARE_PROMPT = re.compile(r"^(?:[\w.-]+@[\w.-]+\S*|\[[\w.-]+@[\w.-]+\]\S*|[\w.-]+:[/~]\S*)?\s*[#$>]$")
 _CLASS = re.compile(r"^(?P<cls>[A-Za-z_][\w]*):\s*(?P<rest>.*)$")
 _KEY = re.compile(r"(?:^|\s)(?P<key>[A-Za-z_]\w*)\s*=\s*")
 _QUOTES = "\"'\u201c\u201d\u201e\u2018\u2019"
@@ -99,7 +98,7 @@ def parse(text: str) -> Parsed:
     for idx in range(start, len(lines)):
         lineno = idx + 1
         s = lines[idx].strip()
-        if not s or _BARE_PROMPT.match(s):
+        if not s or is_bare_prompt(s):
             continue
         m = _CLASS.match(s)
         if m and (not m.group("rest") or _KEY.match(" " + m.group("rest"))):

@@ -36,7 +36,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi
+from .base import Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, strip_ansi
 
 KIND = "tunables"
 TITLE = "schedo / vmo / ioo / no / nfso (-a, -o, -L, -F -L)"
@@ -44,7 +44,6 @@ COMMANDS = [r"^(?:schedo|vmo|ioo|no|nfso)\b"]
 STARTS = re.compile(r"^NAME\s+CUR\s+DEF\s+BOOT\s+MIN\s+MAX\s+UNIT\s+TYPE\s*$")
 
 # a prompt with no command: "$", "root@aix1:/ #"
-_BARE_PROMPT = re.compile(r"^(?:[\w.-]+@[\w.-]+\S*|\[[\w.-]+@[\w.-]+\]\S*|[\w.-]+:[/~]\S*)?\s*[#$>]$")
 _PROGRAMS = ("schedo", "vmo", "ioo", "no", "nfso")
 _HEADER = STARTS
 _SEPARATOR = re.compile(r"^\s*n?-{8,}\s*$")
@@ -206,7 +205,7 @@ def parse(text: str) -> Parsed:
         raw = lines[idx].rstrip()
         lineno = idx + 1
         stripped = raw.strip()
-        if not stripped or _BARE_PROMPT.match(stripped):
+        if not stripped or is_bare_prompt(stripped):
             continue
         p = parse_prompt(raw) if raw.lstrip()[:1] in "#$>" or "@" in raw else None
         if p:
