@@ -6,6 +6,10 @@ Prints the throughput of ``wc -l`` and of ``read_nmon`` (MB/s, file size / wall 
 ratio, and the reader's peak memory: Python allocations (tracemalloc, in a separate run since
 tracing slows the reader) and the process peak resident set (ru_maxrss, which includes numpy
 and Arrow buffers). The targets of issue 6: >= 250 MB/s, peak <= 1.5 x file size + 200 MB.
+
+Both paths of the reader are measured when the optional native core (``pip install ./native``)
+is installed: ``native`` (the default) and ``pure`` (numpy + Arrow, ``LPARSCOPE_NMON_NATIVE=0``);
+``--path native|pure`` measures one. Each run is a fresh process; the best of ``--runs`` is reported.
 """
 
 from __future__ import annotations
@@ -55,10 +59,17 @@ def _child(path: str, mode: str) -> None:
     print(json.dumps(out))
 
 
-def _run_child(path: Path, mode: str) -> dict:
+def _run_child(path: Path, mode: str, native: bool) -> dict:
+    env = dict(os.environ, LPARSCOPE_NMON_NATIVE="1" if native else "0")
     res = subprocess.run([sys.executable, __file__, "--child", mode, str(path)], check=True,
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env=env)
     return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def _native_available() -> bool:
+    from lparscope.nmon import native
+
+    return native.available()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("file", nargs="?", type=Path)
     ap.add_argument("--size-mb", type=float, default=220.0, help="size of the generated file")
     ap.add_argument("--runs", type=int, default=3, help="timed reader runs (best is reported)")
+    ap.add_argument("--path", choices=["both", "native", "pure"], default="both",
+                    help="reader path(s) to measure (native needs `pip install ./native`)")
     ap.add_argument("--child", choices=["time", "trace"], help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -79,21 +92,35 @@ def main(argv: list[str] | None = None) -> int:
     mb = size / 1e6
     subprocess.run(["cat", str(path)], check=True, stdout=subprocess.DEVNULL)  # warm the page cache
     wc = _wc(path)
-    runs = [_run_child(path, "time") for _ in range(max(1, args.runs))]
-    best = min(runs, key=lambda r: r["wall"])
-    trace = _run_child(path, "trace")
-    rss = max(r["maxrss_mb"] for r in runs)
+    paths = ["native", "pure"] if args.path == "both" else [args.path]
+    if "native" in paths and not _native_available():
+        print("native core not installed (pip install ./native): measuring the pure path only")
+        paths = ["pure"]
     limit = 1.5 * size / 2**20 + 200
-    print(f"file               {path}  {mb:.1f} MB, {best['snapshots']} snapshots, {best['tables']} tables, "
-          f"{best['values']:,} values, {best['warnings']} warnings")
+    results = {}
+    for which in paths:
+        runs = [_run_child(path, "time", which == "native") for _ in range(max(1, args.runs))]
+        trace = _run_child(path, "trace", which == "native")
+        results[which] = (min(runs, key=lambda r: r["wall"]), runs, trace)
+    best0 = next(iter(results.values()))[0]
+    print(f"file               {path}  {mb:.1f} MB, {best0['snapshots']} snapshots, {best0['tables']} tables, "
+          f"{best0['values']:,} values, {best0['warnings']} warnings")
     print(f"wc -l              {wc:.3f} s   {mb / wc:8.0f} MB/s")
-    print(f"read_nmon          {best['wall']:.3f} s   {mb / best['wall']:8.0f} MB/s   "
-          f"(runs: {', '.join('%.2f' % r['wall'] for r in runs)} s; cores: {os.cpu_count()})")
-    print(f"ratio reader/wc    {(mb / best['wall']) / (mb / wc):.3f}   (wc -l is {best['wall'] / wc:.1f}x faster)")
-    print(f"peak memory        ru_maxrss {rss:.0f} MiB, tracemalloc peak {trace['tracemalloc_peak_mb']:.0f} MB "
-          f"(limit 1.5 x file + 200 MB = {limit:.0f} MiB)")
-    print(f"targets            throughput >= 250 MB/s: {'yes' if mb / best['wall'] >= 250 else 'NO'}; "
-          f"memory: {'yes' if rss <= limit else 'NO'}")
+    for which, (best, runs, trace) in results.items():
+        rss = max(r["maxrss_mb"] for r in runs)
+        label = f"read_nmon {which}"
+        print(f"{label:<18} {best['wall']:.3f} s   {mb / best['wall']:8.0f} MB/s   "
+              f"(runs: {', '.join('%.2f' % r['wall'] for r in runs)} s; cores: {os.cpu_count()})")
+        print(f"  ratio reader/wc  {(mb / best['wall']) / (mb / wc):.3f}   (wc -l is {best['wall'] / wc:.1f}x faster)")
+        print(f"  peak memory      ru_maxrss {rss:.0f} MiB, tracemalloc peak {trace['tracemalloc_peak_mb']:.0f} MB "
+              f"(limit 1.5 x file + 200 MB = {limit:.0f} MiB)")
+        print(f"  targets          throughput >= 250 MB/s: {'yes' if mb / best['wall'] >= 250 else 'NO'}; "
+              f"memory: {'yes' if rss <= limit else 'NO'}")
+    if len(results) == 2:
+        same = {k: results["native"][0][k] for k in ("tables", "snapshots", "values", "warnings")} == \
+               {k: results["pure"][0][k] for k in ("tables", "snapshots", "values", "warnings")}
+        print(f"native / pure      {results['pure'][0]['wall'] / results['native'][0]['wall']:.1f}x faster; "
+              f"same tables, snapshots, values and warnings: {'yes' if same else 'NO'}")
     return 0
 
 

@@ -16,7 +16,9 @@ does the same in pure Python (slower, same results).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -33,7 +35,19 @@ HAVE_ARROW = pa is not None
 POOL = pa.system_memory_pool() if HAVE_ARROW else None
 W = 32  # bytes of each line read by scan(): tag (<= 16) + snapshot / pid fields
 _COLS = np.arange(W)
-_NUM_RE = r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$|^\s*(nan|NaN|-nan|inf|-inf)\s*$"
+# What Arrow's CSV float conversion accepts (and the native core, and _py_number): spaces and
+# tabs around, a sign, decimal or exponent notation, inf / infinity / nan / nan(...) in any case.
+_NUM_RE = (r"^[ \t]*[-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+           r"|(?i:inf|infinity|nan|nan\([A-Za-z0-9_]*\)))[ \t]*$")
+_NUM_PY = re.compile(_NUM_RE.encode("ascii"))
+
+
+def _py_number(t: bytes) -> float | None:
+    """A non-empty field as a number (the rules of _NUM_RE), None when it is not one."""
+    if not _NUM_PY.match(t):
+        return None
+    t = t.strip(b" \t")
+    return float("nan") if b"(" in t else float(t)
 
 
 def line_bounds(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -138,6 +152,13 @@ def scan(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Scan:
 # --- numeric rows ---------------------------------------------------------------------------
 
 
+_NO_CELLS = np.zeros((0, 2), np.int64)
+
+
+def _no_text(row: int, fld: int) -> str:  # pragma: no cover - never called without cells
+    raise KeyError((row, fld))
+
+
 @dataclass
 class GroupResult:
     """Rows of one group (same field count) converted: values (rows x value fields)."""
@@ -145,12 +166,17 @@ class GroupResult:
     columns: list[np.ndarray]  # float64 per value field, one value per row; NaN = missing / not a number
     fields: list[int]  # the field index (0 = tag) of each column
     text: dict[int, np.ndarray] = field(default_factory=dict)  # field index -> str per row
-    bad: list[tuple[int, int, str]] = field(default_factory=list)  # (row, field index, raw), capped
-    bad_count: int = 0
+    # Every value that is not a number: (row, field index) sorted by row then field, and its text.
+    bad_cells: np.ndarray = field(default_factory=lambda: _NO_CELLS)
+    bad_text: Callable[[int, int], str] = _no_text
     nfields: np.ndarray | None = None  # per-row field count, only when rows differ
 
 
-BAD_CAP = 200
+def _sorted_cells(rows: list[np.ndarray], fields: list[int]) -> np.ndarray:
+    if not rows:
+        return _NO_CELLS
+    cells = np.column_stack([np.concatenate(rows), np.concatenate([np.full(len(r), f) for r, f in zip(rows, fields)])])
+    return cells[np.lexsort((cells[:, 1], cells[:, 0]))].astype(np.int64)
 
 
 def _lines_array(buf: memoryview | bytes, starts: np.ndarray, total: int) -> "pa.Array":
@@ -215,27 +241,32 @@ def parse_group_arrow(lines: ArrowLines, rows: np.ndarray, nfields: int, value_f
 
 def _parse_buffer(data: "pa.Buffer", nrows: int, nfields: int, value_fields: list[int],
                   text_fields: list[int]) -> GroupResult:
-    include = sorted(set(value_fields) | set(text_fields))
+    # text_fields may name fields past these rows' end (a TOP row shorter than its header): "" there
+    include = sorted(set(value_fields) | {f for f in text_fields if f < nfields})
     tset = set(text_fields)
+    cells, bad_text = _NO_CELLS, _no_text
     try:
         table = _read(data, nfields, include, tset, as_text=False)
-        bad: list[tuple[int, int, str]] = []
-        bad_count = 0
     except pa.ArrowInvalid as exc:
         msg = str(exc)
         if "Expected" in msg and "columns" in msg:
             return _parse_ragged(data, nrows, value_fields, text_fields)
-        table = _read(data, nfields, include, tset, as_text=True)
-        table, bad, bad_count = _clean_text_table(table, value_fields)
+        raw_table = _read(data, nfields, include, tset, as_text=True)
+        table, cells = _clean_text_table(raw_table, value_fields)
+
+        def bad_text(row: int, fld: int) -> str:
+            return str(raw_table.column(f"f{fld}")[row].as_py())
     columns = [_column(table.column(f"f{f}")) for f in value_fields]
-    text = {f: table.column(f"f{f}").to_numpy() for f in text_fields}
-    return GroupResult(columns, list(value_fields), {k: np.asarray(v, dtype=object) for k, v in text.items()}, bad, bad_count)
+    text = {f: (table.column(f"f{f}").to_numpy() if f < nfields else np.full(nrows, "", dtype=object))
+            for f in text_fields}
+    return GroupResult(columns, list(value_fields), {k: np.asarray(v, dtype=object) for k, v in text.items()},
+                       cells, bad_text)
 
 
-def _clean_text_table(table: "pa.Table", value_fields: list[int]) -> tuple["pa.Table", list[tuple[int, int, str]], int]:
+def _clean_text_table(table: "pa.Table", value_fields: list[int]) -> tuple["pa.Table", np.ndarray]:
     """Columns read as text because some value is not a number: convert what is, null the rest."""
-    bad: list[tuple[int, int, str]] = []
-    count = 0
+    bad_rows: list[np.ndarray] = []
+    bad_fields: list[int] = []
     cols = {}
     for f in value_fields:
         name = f"f{f}"
@@ -249,14 +280,20 @@ def _clean_text_table(table: "pa.Table", value_fields: list[int]) -> tuple["pa.T
         empty = pc.equal(pc.utf8_length(col), 0)
         wrong = pc.and_(pc.invert(valid), pc.invert(empty))
         idx = np.flatnonzero(np.asarray(wrong.to_numpy(zero_copy_only=False), dtype=bool))
-        count += len(idx)
-        raw = col.take(pa.array(idx[: BAD_CAP])).to_pylist() if len(idx) else []
-        bad.extend((int(r), f, str(t)) for r, t in zip(idx[:BAD_CAP].tolist(), raw))
+        if len(idx):
+            bad_rows.append(idx)
+            bad_fields.append(f)
         cleaned = pc.if_else(valid, col, pa.scalar(None, pa.string()))
         cols[name] = pc.cast(pc.utf8_trim_whitespace(cleaned), pa.float64())
     for name, col in cols.items():
         table = table.set_column(table.schema.get_field_index(name), name, col)
-    return table, bad, count
+    return table, _sorted_cells(bad_rows, bad_fields)
+
+
+def _extend_fields(value_fields: list[int], text_fields: list[int], width: int) -> list[int]:
+    """The value fields of rows longer than expected: those given, then every field past them."""
+    last = max(value_fields, default=1)
+    return list(value_fields) + [f for f in range(last + 1, width) if f not in text_fields]
 
 
 def _parse_ragged(data: "pa.Buffer", nrows: int, value_fields: list[int], text_fields: list[int]) -> GroupResult:
@@ -267,12 +304,11 @@ def _parse_ragged(data: "pa.Buffer", nrows: int, value_fields: list[int], text_f
     lines = ArrowLines(data, starts)
     width = max(int(counts.max()), max(value_fields, default=0) + 1) if len(counts) else 0
     # The value fields extend to every field the longest row has (never the text fields).
-    first_value = min(value_fields) if value_fields else 2
-    vf = [f for f in range(first_value, width) if f not in text_fields]
+    vf = _extend_fields(value_fields, text_fields, width)
     values = np.full((nrows, len(vf)), np.nan, order="F")
     text = {f: np.full(nrows, "", dtype=object) for f in text_fields}
-    bad: list[tuple[int, int, str]] = []
-    bad_count = 0
+    cells: list[np.ndarray] = []
+    subs: dict[int, tuple[GroupResult, np.ndarray]] = {}
     for k in np.unique(counts).tolist():
         rows = np.flatnonzero(counts == k)
         sub_vf = [f for f in vf if f < k]
@@ -284,9 +320,17 @@ def _parse_ragged(data: "pa.Buffer", nrows: int, value_fields: list[int], text_f
             values[rows, vf.index(f)] = col
         for f, arr in sub.text.items():
             text[f][rows] = arr
-        bad.extend((int(rows[r]), f, t) for r, f, t in sub.bad)
-        bad_count += sub.bad_count
-    return GroupResult([values[:, j] for j in range(len(vf))], vf, text, bad[:BAD_CAP], bad_count, nfields=counts)
+        if len(sub.bad_cells):
+            cells.append(np.column_stack([rows[sub.bad_cells[:, 0]], sub.bad_cells[:, 1]]))
+            subs[int(k)] = (sub, rows)
+
+    def bad_text(row: int, fld: int) -> str:
+        sub, sub_rows = subs[int(counts[row])]
+        return sub.bad_text(int(np.searchsorted(sub_rows, row)), fld)
+
+    all_cells = np.concatenate(cells) if cells else _NO_CELLS
+    all_cells = all_cells[np.lexsort((all_cells[:, 1], all_cells[:, 0]))] if len(all_cells) else all_cells
+    return GroupResult([values[:, j] for j in range(len(vf))], vf, text, all_cells, bad_text, nfields=counts)
 
 
 def parse_group_py(buf: memoryview | bytes, starts: np.ndarray, ends: np.ndarray, rows: np.ndarray,
@@ -295,14 +339,12 @@ def parse_group_py(buf: memoryview | bytes, starts: np.ndarray, ends: np.ndarray
     raw_lines = [bytes(buf[s:e]) for s, e in zip(starts[rows].tolist(), ends[rows].tolist())]
     counts = np.array([ln.count(b",") + 1 for ln in raw_lines], np.int64)
     ragged = bool(len(counts)) and bool((counts != nfields).any())
-    first_value = min(value_fields) if value_fields else 2
     width = max(int(counts.max()) if len(counts) else nfields, nfields)
-    vf = [f for f in range(first_value, width) if f not in text_fields] if ragged else value_fields
+    vf = _extend_fields(value_fields, text_fields, width) if ragged else value_fields
     col_of = {f: j for j, f in enumerate(vf)}
     values = np.full((len(rows), len(vf)), np.nan, order="F")
     text = {f: np.full(len(rows), "", dtype=object) for f in text_fields}
-    bad: list[tuple[int, int, str]] = []
-    bad_count = 0
+    bad: dict[tuple[int, int], str] = {}
     for r, ln in enumerate(raw_lines):
         parts = ln.split(b",")
         for f, t in enumerate(parts):
@@ -310,13 +352,13 @@ def parse_group_py(buf: memoryview | bytes, starts: np.ndarray, ends: np.ndarray
                 text[f][r] = t.decode("utf-8", "replace")
                 continue
             j = col_of.get(f)
-            if j is None or not t.strip():
+            if j is None or not t:
                 continue
-            try:
-                values[r, j] = float(t)
-            except ValueError:
-                bad_count += 1
-                if len(bad) < BAD_CAP:
-                    bad.append((r, f, t.decode("utf-8", "replace")))
-    return GroupResult([values[:, j] for j in range(len(vf))], list(vf), text, bad, bad_count,
-                       nfields=counts if ragged else None)
+            v = _py_number(t)
+            if v is None:
+                bad[(r, f)] = t.decode("utf-8", "replace")
+            else:
+                values[r, j] = v
+    cells = np.array(sorted(bad), np.int64).reshape(-1, 2)
+    return GroupResult([values[:, j] for j in range(len(vf))], list(vf), text, cells,
+                       lambda row, fld: bad[(row, fld)], nfields=counts if ragged else None)

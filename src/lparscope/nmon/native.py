@@ -1,0 +1,82 @@
+"""The optional native core of the nmon reader (the ``lparscope-nmon-native`` package, Rust).
+
+When it is installed (``pip install ./native``) :func:`lparscope.nmon.read_nmon` hands the hot
+single pass to it: split the lines, classify them, parse every numeric section into float64
+columns (several threads). What comes back (per section: line numbers, snapshots, field counts,
+values, the first values that are not numbers; and the few thousand text lines: AAA, BBB*,
+ZZZZ, headers, UARG, ERROR ...) is turned into the :class:`~lparscope.nmon.NmonRecording` by the
+same Python code as the pure path, so both give the same recording.
+
+``LPARSCOPE_NMON_NATIVE=0`` in the environment forces the pure path (numpy + Arrow).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+try:
+    import lparscope_nmon_native as core
+except ImportError:  # the native package is optional
+    core = None
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .reader import _Reader, _Source
+
+
+BLOCK = 0  # bytes per block of the native pass (0: its default); tests set it small
+THREADS = 0  # threads of the native pass (0: one per core)
+
+
+def available() -> bool:
+    """True when the native core is installed."""
+    return core is not None
+
+
+def enabled() -> bool:
+    """True when read_nmon uses the native core (installed and not disabled by LPARSCOPE_NMON_NATIVE=0)."""
+    return core is not None and os.environ.get("LPARSCOPE_NMON_NATIVE", "1").strip().lower() not in ("0", "no", "off", "false")
+
+
+def read_into(r: "_Reader", src: "_Source") -> None:
+    """Fill the reader ``r`` from ``src`` with the native core (instead of the two numpy/Arrow passes)."""
+    from .reader import _ends_with_newline
+
+    ends_clean = _ends_with_newline(src)
+    r._ends_clean = ends_clean
+    # Pass 1 (native): lines, data rows per section, the other lines as text.
+    scan = core.Scanner(str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK)
+    if scan.cr_line:
+        r._warn_crlf(scan.cr_line)
+    total = scan.lines
+    r.rec.lines = total
+    for line, raw in scan.text:  # AAA, BBB*, ZZZZ, headers, ERROR ... read exactly as by the pure path
+        r._text_line(line, raw.decode("utf-8", "replace"), line == total)
+    # The columns of each section (from its header and its rows), then pass 2 (native): the values.
+    secs = []
+    for s in scan.sections:
+        sec = r.section(s["name"])
+        lines, nfields = s["lines"], s["nfields"]
+        sec.rows = len(lines)
+        sec.first_row = int(lines[0])
+        sec.first_nf = int(nfields[0])
+        sec.line_parts = [lines]
+        sec.snap_parts = [s["snaps"]]
+        sec.row_fields = nfields
+        r.layout(sec, int(nfields.max()))
+        secs.append(sec)
+    results = scan.values([(sec.value_fields, sec.text_fields) for sec in secs])
+    del scan
+    for sec, (values, text, bad, count) in zip(secs, results):
+        sec.values = values.T  # rows x value fields, Fortran order
+        sec.text = {f: np.array(text[f], dtype=object) for f in sec.text_fields}
+        if count:
+            r.bad_values(sec, bad, count)
+    for sec in r.by_id:  # sections with a header but no rows
+        if sec.values is None:
+            r.layout(sec, 2)
+            sec.values = np.empty((0, sec.width), np.float64, order="F")
+            sec.text = {f: np.full(0, "", dtype=object) for f in sec.text_fields}
+            sec.row_fields = np.empty(0, np.int32)
