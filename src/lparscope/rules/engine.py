@@ -15,7 +15,7 @@ whole :class:`~lparscope.model.estate.Estate`. A rule never parses text.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 

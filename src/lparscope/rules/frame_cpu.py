@@ -166,7 +166,7 @@ def frame_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
             pool = fr.pools.get(pid)
             pname = (pool.name if pool and pool.name else ("DefaultPool" if pid == 0 else f"pool {pid}"))
             big = sorted(members, key=lambda p: -(p.ec or 0))[:5]
-            fix = Commands(hmc=[f"# lower the EC of partitions that do not use it (EC = average use at peak, 000 §3.1), for example:"]
+            fix = Commands(hmc=["# lower the EC of partitions that do not use it (EC = average use at peak, 000 §3.1), for example:"]
                            + [f"chhwres -m {ms(fr)} -r proc -o r -p {p.name} --procunits <units>" for p in big[:2]]
                            + ([f"chhwres -m {ms(fr)} -r procpool --poolname {pname} -a max_pool_proc_units={int(-(-total // 1))}"]
                               if pid else []))

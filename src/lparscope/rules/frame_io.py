@@ -21,7 +21,7 @@ from ..model.estate import Device, Estate, Host
 from ..model.frame import Frame, FramePartition
 from .config import Config
 from .engine import Commands, Finding, finding, rule
-from .frame_cpu import S000, frames, ms
+from .frame_cpu import S000, frames
 
 NPIV_MAX_CLIENTS = "npiv_clients_per_port_max"  # declared in rules/storage_fc.py (64, 000 §3.6.3)
 

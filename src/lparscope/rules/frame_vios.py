@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..model.estate import Estate, Evidence, Host
+from ..model.estate import Estate, Host
 from ..model.frame import Frame, FramePartition, VirtualEth
 from .config import Config, threshold
 from .engine import Commands, Finding, finding, rule

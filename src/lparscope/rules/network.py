@@ -143,7 +143,7 @@ def sea_offloads(host: Host, cfg: Config) -> Iterator[Finding]:
                       f"SEA {sea.name} on {host.name}: {', '.join(a for a, _, _ in off)} off. "
                       "If Linux clients use this SEA, confirm their support first (001).",
                       evidence=sea.attr_ev(*[a for a, _, _ in off]),
-                      fix=Commands(padmin=[f"chdev -dev {sea.name} -attr {attrs}"], root=[f"chdev -l {sea.name} -a " + f" -a ".join(attrs.split())]),
+                      fix=Commands(padmin=[f"chdev -dev {sea.name} -attr {attrs}"], root=[f"chdev -l {sea.name} -a " + " -a ".join(attrs.split())]),
                       rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr {old}"], root=[f"chdev -l {sea.name} -a " + " -a ".join(old.split())]),
                       values={"current": old, "suggested": attrs})
 

@@ -285,7 +285,7 @@ def sea_netaddr_without_ip(host: Host, cfg: Config) -> Iterator[Finding]:
         yield finding(sea_netaddr_without_ip, host, sea.name,
                       f"SEA {sea.name} on {host.name} pings {target} (netaddr) but {en} has no IP address{where}.",
                       evidence=sea.attr_ev("netaddr") + ev,
-                      fix=Commands(padmin=[f"# either put the VIOS address on the SEA interface (001), from the HMC console if you move it:",
+                      fix=Commands(padmin=["# either put the VIOS address on the SEA interface (001), from the HMC console if you move it:",
                                            *([f"rmtcpip -interface {elsewhere[0]}"] if elsewhere else []),
                                            f"mktcpip -hostname <hostname> -inetaddr <ip-address> -interface {en} -netmask <netmask> -gateway <gateway>",
                                            f"# or stop pinging: chdev -dev {sea.name} -attr netaddr=0"],

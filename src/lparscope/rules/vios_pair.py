@@ -256,7 +256,7 @@ def rootvg_exported(host: Host, cfg: Config) -> Iterator[Finding]:
         pv = pvs.get(m.backing_device or "")
         if pv is None or (pv.record.vg or "") != "rootvg":
             continue
-        fix = Commands(padmin=[f"# copy the client's data to a LUN outside rootvg (on the client: migratepv / mirrorvg), then:",
+        fix = Commands(padmin=["# copy the client's data to a LUN outside rootvg (on the client: migratepv / mirrorvg), then:",
                                f"rmvdev -vtd {m.vtd}", f"mkvdev -vdev <new hdisk> -vadapter {m.vhost} -dev {m.vtd}"])
         undo = Commands(padmin=[f"rmvdev -vtd {m.vtd}", f"mkvdev -vdev {m.backing_device} -vadapter {m.vhost} -dev {m.vtd}"])
         yield finding(rootvg_exported, host, f"{m.backing_device} ({m.vtd})",

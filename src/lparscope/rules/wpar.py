@@ -124,7 +124,7 @@ def sddpcm_with_versioned52(host: Host, cfg: Config) -> Iterator[Finding]:
         if is52 is False:
             continue
         sure = is52 is True
-        level = f"AIX 5.2 Versioned WPAR" if sure else f"Versioned WPAR (OStype {v.os_version}; level not named)"
+        level = "AIX 5.2 Versioned WPAR" if sure else f"Versioned WPAR (OStype {v.os_version}; level not named)"
         yield finding(sddpcm_with_versioned52, host, v.name,
                       f"{host.name} has {', '.join(names)} ({sdd[0].record.level}) installed and hosts {v.name}, "
                       f"a {level}." + ("" if sure else f" Confirm with 'clogin {v.name} oslevel': the rule applies to 5.2."),
