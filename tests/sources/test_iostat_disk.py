@@ -46,7 +46,7 @@ def test_long_form_DRTl_with_timestamps():
 
 
 def test_seed004_collapsed_long_form_several_disks_per_line():
-    # Re-typed from /work/shared/seeds/004_39e9519fe8a18f63.txt ("# iostat -DTRl 1", first run):
+    # Re-typed from seed 004_39e9519fe8a18f63.txt ("# iostat -DTRl 1", first run):
     # whitespace collapsed, four disks per printed line, truncated header remnants ("ac", "act").
     text = (FIX / "seed004_collapsed_DTRl.txt").read_text()
     assert io.detect(text) >= 90

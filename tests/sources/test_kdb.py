@@ -6,7 +6,7 @@ from lparscope.sources.kdb import KernelDiskEntry, KernelQueueDepth
 FIX = Path(__file__).parent.parent / "fixtures" / "kdb"
 
 # The fixtures reproduce the two states of the versioned-WPAR queue depth case in
-# /work/shared/seeds/004_39e9519fe8a18f63.txt (values and addresses are our own): the
+# seed 004_39e9519fe8a18f63.txt (values and addresses are our own): the
 # disk reads 0x100 in the kernel before it is exported, and 0x1 once exported to the
 # AIX 5.3 WPAR (IV63665), where the same kernel address is listed under a new name.
 

@@ -66,7 +66,7 @@ def test_general_form_two_native_wpars():
 
 
 def test_collapsed_device_rows_as_pasted_from_a_blog():
-    # layout of /work/shared/seeds/004_39e9519fe8a18f63.txt: header on the command line,
+    # layout of seed 004_39e9519fe8a18f63.txt: header on the command line,
     # rows run together with "<<<<" markers
     text = ("# lswpar -D vw53 | head -2 ; lswpar -D vw53 | grep hdisk Name Device Name Type Virtual Device RootVG Status\n"
             "---- vw53 hdisk9 disk hdisk1 no EXPORTED <<<<<< vw53 hdisk8 disk hdisk0 yes EXPORTED\n")
