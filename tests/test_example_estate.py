@@ -36,6 +36,8 @@ EXPECTED = {
     ("MEAS-LATENCY", "aix1"), ("MEAS-THROUGHPUT-NO-LARGESEND", "aix1"),
     # WPARs
     ("WPAR-KERNEL-QDEPTH-MISMATCH", "aix4"), ("WPAR-NFS-NOT-NAMEFS", "aix4"),
+    # measured use (aix5/aix5_day.nmon, shaped like 000 Figure 3-1)
+    ("CPU-EC-BELOW-VP", "aix5"), ("CPU-SIZING-MEASURED", "aix5"), ("CPU-UNCAPPED-ABOVE-EC", "aix5"),
     # frame view (HMC outputs in hmc1/)
     ("FRAME-HPT-TOTAL", "p9frame1"), ("FRAME-MEM-MAX-ABOVE-NEED", "db1"), ("FRAME-PROFILE-DRIFT", "aix1"),
     ("FRAME-PROFILE-DRIFT", "vios1"), ("FRAME-VSCSI-CLIENT-VS-BACKING", "aix1"),
@@ -61,8 +63,8 @@ QUIET = {
     "CPU-SMT-NOT-DEFAULT", "CPU-FOLDING-DISABLED", "CPU-FOLD-POLICY-CLIENT", "CPU-THROUGHPUT-MODE",
     "MEM-FREE-GAP-BELOW-READAHEAD", "MEM-VMM-LEGACY-TUNABLES", "AME-64K-PAGE-COMPRESSION",
     "AME-TUNABLES-NOT-DEFAULT",
-    # measured series (nmon recordings): the example holds none
-    "CPU-SIZING-MEASURED", "CPU-VP-BOUND", "CPU-RUNQ-PER-LCPU", "MEM-PAGING-SPACE-SERIES", "NET-ERRORS-SERIES",
+    # measured series: aix5's recording is healthy for these
+    "CPU-VP-BOUND", "CPU-RUNQ-PER-LCPU", "MEM-PAGING-SPACE-SERIES", "NET-ERRORS-SERIES",
     "VIOS-SEA-TRAFFIC",
     # frame rules the example frame passes (or, for the pool peak, lacks lslparutil samples for)
     "FRAME-EC-ABOVE-POOL", "FRAME-FIRMWARE-MEMORY", "FRAME-NPIV-CLIENT-VS-PORT", "FRAME-NPIV-PORT-CLIENTS",
@@ -78,8 +80,11 @@ def test_example_estate_findings_are_exactly_the_planted_ones():
     a = analyze([str(EXAMPLE)])
     assert not a.problems
     assert {i.status for i in a.estate.inputs} == {"parsed"}, [i for i in a.estate.inputs if i.status != "parsed"]
+    sizing = a.estate.hosts["aix5"].sizing  # 000 §3.1 Figure 3-1 at a smaller scale: day average 2.5, peak 3.6
+    assert (sizing.recommended_ec, sizing.recommended_vp) == (2.55, 4)
+    assert [t.strftime("%H:%M") for t in sizing.peak_window] == ["08:00", "18:30"]
     assert {h.name: h.role for h in a.estate.hosts.values()} == {
-        "vios1": "vios", "vios2": "vios", "aix1": "aix", "aix2": "aix", "aix3": "aix", "aix4": "aix", "hmc1": "hmc"}
+        "vios1": "vios", "vios2": "vios", "aix1": "aix", "aix2": "aix", "aix3": "aix", "aix4": "aix", "aix5": "aix", "hmc1": "hmc"}
     assert {(f.rule.id, f.host) for f in a.findings} == EXPECTED
 
 

@@ -98,7 +98,7 @@ def test_cli_reports_and_exit_codes(tmp_path):
     res = runner.invoke(app, ["analyze", str(EXAMPLE), "-q", "--json", str(out), "--html", str(html), "--fix-script", str(fix)])
     assert res.exit_code == 0, res.output
     report = json.loads(out.read_text())
-    assert report["schema"] == "lparscope.report/1" and report["summary"]["hosts"] == 7  # 6 partitions + the HMC
+    assert report["schema"] == "lparscope.report/1" and report["summary"]["hosts"] == 8  # 7 partitions + the HMC
     assert [f["name"] for f in report["frames"]] == ["p9frame1"]
     assert html.read_text().lstrip().lower().startswith("<!doctype html")
     assert fix.read_text().startswith("#!/usr/bin/ksh")

@@ -144,7 +144,8 @@ def uncapped_above_ec(host: Host, cfg: Config) -> Iterator[Finding]:
     physc = cpu.mean("physc")
     ev = p.ev("entitled_capacity", "mode") + cpu.evidence[:1] + cpu.evidence[-1:]
     if ec and physc:
-        suggested = round_up(physc)
+        sz = host.sizing  # with a timed series, size from the peak window like CPU-SIZING-MEASURED
+        suggested = sz.recommended_ec if sz is not None and sz.recommended_ec else round_up(physc)
         fix, undo = dlpar_units(host.name, ec, suggested)
         values = {"current": f"EC {ec:.2f}, mean physc {physc:.2f}, mean %entc {entc:.0f}", "suggested": f"EC {suggested:.2f}"}
     else:
