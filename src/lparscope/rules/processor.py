@@ -18,19 +18,35 @@ def round_up(value: float, step: float = 0.05) -> float:
     return round(math.ceil(value / step - 1e-9) * step, 2)
 
 
-def dlpar_units(lpar: str, old: float, new: float) -> tuple[Commands, Commands]:
-    """HMC commands that move entitled capacity from old to new, now and in the profile."""
+def dlpar_resize(lpar: str, resource: str, flag: str, old: float, new: float, profile_attr: str,
+                 fmt: str = "{:.2f}") -> tuple[Commands, Commands]:
+    """HMC commands that move a partition's processor or memory (``resource`` proc / mem, ``flag``
+    --procunits / --procs / -q) from old to new, now by DLPAR and in the profile; and their undo."""
     op, delta = ("a", new - old) if new > old else ("r", old - new)
     back = "r" if op == "a" else "a"
-    fix = Commands(hmc=[
-        f"chhwres -m {MS} -r proc -o {op} -p {lpar} --procunits {delta:.2f}",
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},desired_proc_units={new:.2f}"',
-    ])
-    undo = Commands(hmc=[
-        f"chhwres -m {MS} -r proc -o {back} -p {lpar} --procunits {delta:.2f}",
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},desired_proc_units={old:.2f}"',
-    ])
-    return fix, undo
+    show = fmt.format
+
+    def commands(direction: str, target: float) -> Commands:
+        return Commands(hmc=[
+            f"chhwres -m {MS} -r {resource} -o {direction} -p {lpar} {flag} {show(delta)}",
+            f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},{profile_attr}={show(target)}"',
+        ])
+
+    return commands(op, new), commands(back, old)
+
+
+def weight_change(lpar: str, old: int, new: int) -> tuple[Commands, Commands]:
+    """HMC commands that set a partition's uncapped weight now and in its profile; and their undo."""
+    def commands(weight: int) -> Commands:
+        return Commands(hmc=[f"chhwres -m {MS} -r proc -o s -p {lpar} -a uncap_weight={weight}",
+                             f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},uncap_weight={weight}"'])
+
+    return commands(new), commands(old)
+
+
+def dlpar_units(lpar: str, old: float, new: float) -> tuple[Commands, Commands]:
+    """HMC commands that move entitled capacity from old to new, now and in the profile."""
+    return dlpar_resize(lpar, "proc", "--procunits", old, new, "desired_proc_units")
 
 
 @rule(
@@ -52,14 +68,7 @@ def vp_exceeds_pool(host: Host, cfg: Config) -> Iterator[Finding]:
         limit, what, ev = p.system_cores, "active cores in the system", "system_cores"
     if not limit or p.online_vps <= limit:
         return
-    fix = Commands(hmc=[
-        f"chhwres -m {MS} -r proc -o r -p {host.name} --procs {p.online_vps - limit}",
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={limit}"',
-    ])
-    undo = Commands(hmc=[
-        f"chhwres -m {MS} -r proc -o a -p {host.name} --procs {p.online_vps - limit}",
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={p.online_vps}"',
-    ])
+    fix, undo = dlpar_resize(host.name, "proc", "--procs", p.online_vps, limit, "desired_procs", "{}")
     yield finding(
         vp_exceeds_pool, host, "partition",
         f"{host.name} has {p.online_vps} online virtual processors but only {limit} {what}.",
@@ -106,11 +115,9 @@ def ec_below_vp(host: Host, cfg: Config) -> Iterator[Finding]:
         basis = f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs (no lparstat samples to size from)"
     fix, undo = dlpar_units(host.name, p.entitled_capacity, suggested) if suggested > p.entitled_capacity else (Commands(), Commands())
     if fix_vps is not None:
-        gone = p.online_vps - fix_vps
-        fix.hmc += [f"chhwres -m {MS} -r proc -o r -p {host.name} --procs {gone}",
-                    f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={fix_vps}"']
-        undo.hmc += [f"chhwres -m {MS} -r proc -o a -p {host.name} --procs {gone}",
-                     f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={p.online_vps}"']
+        vp_fix, vp_undo = dlpar_resize(host.name, "proc", "--procs", p.online_vps, fix_vps, "desired_procs", "{}")
+        fix.hmc += vp_fix.hmc
+        undo.hmc += vp_undo.hmc
     target = f"EC {suggested:.2f}" + (f", {fix_vps} VP" if fix_vps is not None else f", {p.online_vps} VP")
     yield finding(
         ec_below_vp, host, "partition",

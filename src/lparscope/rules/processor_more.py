@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from ..model.estate import Evidence, Host, Sourced
 from .config import Config, threshold
 from .engine import Commands, Finding, finding, rule
-from .processor import MS, PROFILE
+from .processor import MS, PROFILE, dlpar_resize, dlpar_units, weight_change
 
 VP_PER_EC_UNKNOWN = threshold(
     "vp_per_ec_unknown_generation", 20.0,
@@ -120,14 +120,7 @@ def uncapped_weight_zero(host: Host, cfg: Config) -> Iterator[Finding]:
     p = host.partition
     if p is None or host.is_vios or not p.shared or not p.uncapped or p.weight != 0:
         return
-    fix = Commands(hmc=[
-        f'chhwres -m {MS} -r proc -o s -p {host.name} -a "uncap_weight=128"',
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},uncap_weight=128"',
-    ])
-    undo = Commands(hmc=[
-        f'chhwres -m {MS} -r proc -o s -p {host.name} -a "uncap_weight=0"',
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},uncap_weight=0"',
-    ])
+    fix, undo = weight_change(host.name, 0, 128)
     yield finding(uncapped_weight_zero, host, "partition",
                   f"{host.name} is uncapped with Variable Capacity Weight 0: it only gets spare pool cycles "
                   f"nobody else asks for.",
@@ -199,27 +192,13 @@ def vp_ec_limits(host: Host, cfg: Config) -> Iterator[Finding]:
         # Prefer raising EC to the floor (keeps the VPs the workload may need); offer the VP cut as well.
         new_ec = round(math.ceil(vps / per_ec * 100 - 1e-9) / 100, 2)
         gone = vps - high
-        fix = Commands(hmc=[
-            f"chhwres -m {MS} -r proc -o a -p {host.name} --procunits {new_ec - ec:.2f}",
-            f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_proc_units={new_ec:.2f}"',
-            f"# or keep EC {ec:.2f} and remove {gone} VP: chhwres -m {MS} -r proc -o r -p {host.name} --procs {gone}",
-        ])
-        undo = Commands(hmc=[
-            f"chhwres -m {MS} -r proc -o r -p {host.name} --procunits {new_ec - ec:.2f}",
-            f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_proc_units={ec:.2f}"',
-        ])
+        fix, undo = dlpar_units(host.name, ec, new_ec)
+        fix.hmc.append(f"# or keep EC {ec:.2f} and remove {gone} VP: chhwres -m {MS} -r proc -o r -p {host.name} --procs {gone}")
         msg = (f"{host.name}: {vps} VPs on EC {ec:.2f} is {ec / vps:.3f} units per VP; at most {high} VPs "
                f"({basis}).")
         suggested = f"EC >= {new_ec:.2f} for {vps} VP, or <= {high} VP"
     else:
-        fix = Commands(hmc=[
-            f"chhwres -m {MS} -r proc -o a -p {host.name} --procs {low - vps}",
-            f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={low}"',
-        ])
-        undo = Commands(hmc=[
-            f"chhwres -m {MS} -r proc -o r -p {host.name} --procs {low - vps}",
-            f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={vps}"',
-        ])
+        fix, undo = dlpar_resize(host.name, "proc", "--procs", vps, low, "desired_procs", "{}")
         msg = f"{host.name}: {vps} VPs cannot consume EC {ec:.2f}; at least {low} are needed."
         suggested = f">= {low} VP"
     yield finding(vp_ec_limits, host, "partition", msg,

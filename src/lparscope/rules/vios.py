@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ..model.estate import Device, Estate, Host
 from .config import Config
 from .engine import Commands, Finding, finding, rule
-from .processor import MS, PROFILE
+from .processor import MS, PROFILE, dlpar_resize, weight_change
 
 
 @rule(
@@ -117,10 +117,7 @@ def vios_memory(host: Host, cfg: Config) -> Iterator[Finding]:
     if p.online_memory_mb >= need:
         return
     suggested = int(math.ceil(need / 256) * 256)
-    fix = Commands(hmc=[f"chhwres -m {MS} -r mem -o a -p {host.name} -q {suggested - p.online_memory_mb}",
-                        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_mem={suggested}"'])
-    undo = Commands(hmc=[f"chhwres -m {MS} -r mem -o r -p {host.name} -q {suggested - p.online_memory_mb}",
-                         f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_mem={p.online_memory_mb}"'])
+    fix, undo = dlpar_resize(host.name, "mem", "-q", p.online_memory_mb, suggested, "desired_mem", "{}")
     yield finding(vios_memory, host, "partition",
                   f"VIOS {host.name} has {p.online_memory_mb} MB; the §3.5.2 estimate is {need} MB ({'; '.join(parts)}).",
                   evidence=p.ev("online_memory_mb", "system_cores"), fix=fix, rollback=undo, disruption=["dlpar"],
@@ -151,10 +148,7 @@ def vios_weight(estate: Estate, cfg: Config) -> Iterator[Finding]:
             continue
         rival = max(clients, key=lambda h: h.partition.weight) if beaten else None  # type: ignore[union-attr]
         why = (f"the client {rival.name} has weight {top}" if rival else "below the upper half of the 0-255 range")
-        fix = Commands(hmc=[f"chhwres -m {MS} -r proc -o s -p {host.name} -a uncap_weight=255",
-                            f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},uncap_weight=255"'])
-        undo = Commands(hmc=[f"chhwres -m {MS} -r proc -o s -p {host.name} -a uncap_weight={p.weight}",
-                             f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},uncap_weight={p.weight}"'])
+        fix, undo = weight_change(host.name, p.weight, 255)
         yield finding(vios_weight, host, "partition", f"VIOS {host.name} has uncapped weight {p.weight}; {why}.",
                       evidence=p.ev("weight") + (rival.partition.ev("weight") if rival else []),  # type: ignore[union-attr]
                       fix=fix, rollback=undo, disruption=["dlpar"],
