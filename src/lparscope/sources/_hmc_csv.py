@@ -21,10 +21,11 @@ from __future__ import annotations
 import csv
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from .base import Parsed, Prompt, leading_prompt, split_lines, strip_ansi, to_float, to_int
+from .base import Parsed, Prompt, command_matches, leading_prompt, split_lines, strip_ansi, to_float, to_int
 
 _KEY_RE = re.compile(r"^[A-Za-z_][\w.]*$")
 NONE_VALUES = frozenset({"", "none", "null", "unavailable", "n/a"})
@@ -545,6 +546,17 @@ def is_dump(text: str) -> bool:
     """Whether ``text`` is a multi-command dump cut by ``###command:X###`` lines (the lssyscfg kind reads it)."""
     return any(DUMP_MARKER_RE.match(ln.strip()) for ln in split_lines(text[:200_000]))
 
+
+
+def detect_objects(text: str, commands: list[str], belongs: Callable[[dict[str, str]], bool]) -> int:
+    """detect() of an HMC kind that is not the dump: its command on the prompt, or attribute
+    lines that all ``belong`` to it (the dump itself is read whole by the lssyscfg kind)."""
+    prompt, objs, _ = head_objects(text)
+    if prompt and command_matches(prompt, commands):
+        return 95
+    if is_dump(text):
+        return 0
+    return 95 if objs and all(belongs(o) for o in objs) else 0
 
 def head_objects(text: str, limit: int = 6) -> tuple[Prompt | None, list[dict[str, str]], int]:
     """For detect(): the leading prompt, the first attribute dicts, and how many records were read."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from . import _hmc_csv as hc
 from . import hmc_util
-from .base import Parsed, command_matches
+from .base import Parsed
 
 KIND = "lshwres"
 TITLE = "lshwres -r proc|mem|procpool|virtualio|io"
@@ -44,14 +44,7 @@ int_list = hc.int_list
 
 
 def detect(text: str) -> int:
-    prompt, objs, _ = hc.head_objects(text)
-    if prompt and command_matches(prompt, COMMANDS):
-        return 95
-    if hc.is_dump(text):
-        return 0  # read as a whole by the lssyscfg kind
-    if objs and all((hc.infer_resource(o) or "") in hc.HWRES_RESOURCES for o in objs):
-        return 95
-    return 0
+    return hc.detect_objects(text, COMMANDS, lambda o: (hc.infer_resource(o) or "") in hc.HWRES_RESOURCES)
 
 
 def _who(obj: HmcObject) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from . import _hmc_csv as hc
 from . import hmc_util
-from .base import Parsed, command_matches
+from .base import Parsed
 
 KIND = "lshmc"
 TITLE = "lshmc -V / -n / -r"
@@ -35,14 +35,7 @@ HmcInfo = hmc_util.HmcInfo
 
 
 def detect(text: str) -> int:
-    prompt, objs, _ = hc.head_objects(text)
-    if prompt and command_matches(prompt, COMMANDS):
-        return 95
-    if hc.is_dump(text):
-        return 0  # read as a whole by the lssyscfg kind
-    if objs and all((hc.infer_resource(o) or "") in hc.HMC_RESOURCES for o in objs):
-        return 95
-    return 0
+    return hc.detect_objects(text, COMMANDS, lambda o: (hc.infer_resource(o) or "") in hc.HMC_RESOURCES)
 
 
 def parse(text: str) -> Parsed:

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from . import _hmc_csv as hc
-from .base import Parsed, command_matches, to_float
+from .base import Parsed, to_float
 
 KIND = "lslparutil"
 TITLE = "lslparutil -r lpar|pool|procpool|sys"
@@ -99,14 +99,7 @@ def parse_time(text: str | None) -> datetime | None:
 
 
 def detect(text: str) -> int:
-    prompt, objs, _ = hc.head_objects(text)
-    if prompt and command_matches(prompt, COMMANDS):
-        return 95
-    if hc.is_dump(text):
-        return 0  # read as a whole by the lssyscfg kind
-    if objs and all("time" in o and ("event_type" in o or "resource_type" in o) for o in objs):
-        return 95
-    return 0
+    return hc.detect_objects(text, COMMANDS, lambda o: "time" in o and ("event_type" in o or "resource_type" in o))
 
 
 # --- lslparutil ------------------------------------------------------------------------
