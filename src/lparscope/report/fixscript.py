@@ -176,10 +176,3 @@ def render_fix_scripts(plan: dict[str, Any], path: Path, now: datetime | None = 
     files["HMC (sh, over ssh)"] = paths["hmc"].name
     out[paths["index"]] = render_index(plan, files)
     return out
-
-
-def render_fix_script(report: dict[str, Any], now: datetime | None = None) -> str:
-    """All scripts of a report in one text (for review): the index, then each script."""
-    plan = report.get("plan") or {}
-    parts = render_fix_scripts(plan, Path("fix.ksh"), now)
-    return "\n".join(f"# ===== {p.name} =====\n{t}" for p, t in parts.items())
