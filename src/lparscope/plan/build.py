@@ -90,4 +90,4 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
         seen[k] = c
     steps = order(changes, estate, fps)
     changes.sort(key=lambda c: (c.step is None, c.step or 0, c.host, c.change.object, c.change.attribute))
-    return Plan(changes, conflicts, steps, checks, advice)
+    return Plan(changes, conflicts, steps, checks, advice, feasible.frame_totals(changes, estate))

@@ -283,3 +283,40 @@ def _profiles_fit(changes: list[PlannedChange], fps: dict) -> list[str]:
                 out.append(f"{fr.name} pool {pid}: the profiles ask {total:.2f} processing units with the plan applied, "
                            f"the pool has {size:.2f}: not every partition can be activated from its profile at once")
     return out
+
+
+def frame_totals(changes: list[PlannedChange], estate: Estate) -> list[dict[str, Any]]:
+    """Per frame and pool: entitlement, virtual processors and memory before and after the plan
+    (planned changes only, DLPAR and profile alike), and the pool's free units."""
+    out: list[dict[str, Any]] = []
+    planned = {(c.frame, c.lpar, c.change.attribute): _num(c.change.target)
+               for c in changes if c.status == "planned" and c.change.on_hmc}
+    for fr in sorted(estate.frames.values(), key=lambda f: f.name):
+        pools: dict[int, dict[str, float]] = {}
+        mem_before = mem_after = 0.0
+        for p in fr.partitions.values():
+            if p.mem:
+                mem_before += p.mem
+                mem_after += planned.get((fr.name, p.name, "desired_mem")) or p.mem
+            if not p.shared or not p.running_now:
+                continue
+            t = pools.setdefault(p.pool_id or 0, {"ec_before": 0.0, "ec_after": 0.0, "vp_before": 0.0, "vp_after": 0.0})
+            t["ec_before"] += p.ec or 0.0
+            t["ec_after"] += planned.get((fr.name, p.name, "desired_proc_units")) or p.ec or 0.0
+            t["vp_before"] += p.vps or 0
+            t["vp_after"] += planned.get((fr.name, p.name, "desired_procs")) or p.vps or 0
+        for pid, t in sorted(pools.items()):
+            size, _ = fr.pool_size(pid)
+            pool = fr.pools.get(pid)
+            out.append({"frame": fr.name, "model": fr.model, "generation": label(generation_of(fr.model)),
+                        "pool_id": pid, "pool": (pool.name if pool is not None and pool.name else None)
+                        or ("DefaultPool" if pid == 0 else f"pool {pid}"), "pool_size": size,
+                        "ec_before": round(t["ec_before"], 2), "ec_after": round(t["ec_after"], 2),
+                        "vp_before": int(t["vp_before"]), "vp_after": int(t["vp_after"]),
+                        "free_before": None if size is None else round(size - t["ec_before"], 2),
+                        "free_after": None if size is None else round(size - t["ec_after"], 2),
+                        "memory_mb_before": int(mem_before), "memory_mb_after": int(mem_after),
+                        "memory_mb_free_before": fr.mem_available,
+                        "memory_mb_free_after": None if fr.mem_available is None
+                        else int(fr.mem_available - (mem_after - mem_before))})
+    return out

@@ -117,6 +117,7 @@ class Plan:
     steps: list[Step] = field(default_factory=list)
     checks: list[str] = field(default_factory=list)  # frame-wide problems (profiles over the pool ...)
     advice: list[Advice] = field(default_factory=list)
+    frames: list[dict[str, Any]] = field(default_factory=list)  # per frame and pool: before / after
 
     def planned(self) -> list[PlannedChange]:
         return [c for c in self.changes if c.status == "planned"]
@@ -166,7 +167,7 @@ class Plan:
                 "changes": [c.to_dict() for c in self.changes],
                 "steps": [s.to_dict() for s in self.steps],
                 "conflicts": [c.to_dict() for c in self.conflicts],
-                "checks": list(self.checks), "needs": self.needs(),
+                "checks": list(self.checks), "needs": self.needs(), "frames": list(self.frames),
                 "advice": [a.to_dict() for a in self.advice]}
 
 
