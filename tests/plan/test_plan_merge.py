@@ -6,7 +6,7 @@ from plan_helpers import estate, finding, part
 
 from lparscope.model.change import ProposedChange
 from lparscope.plan import build_plan
-from lparscope.plan.generation import generation_of, vp_range
+from lparscope.model.generation import generation_of, vp_range
 
 
 def _by(plan, attr, obj):

@@ -12,7 +12,7 @@ Checked, in this order, for every partition with HMC changes:
    (``curr_avail_sys_proc_units``). An addition that does not fit is infeasible, with what
    blocks it. Memory additions likewise fit the system's free memory.
 3. **Virtual processor limits.** VPs never above the pool's cores; VPs within what the final
-   entitlement allows on the frame's POWER generation (``lparscope.plan.generation``): a VP count
+   entitlement allows on the frame's POWER generation (``lparscope.model.generation``): a VP count
    outside is moved inside (the limit wins).
 4. **Profiles against the pool.** The profiles' desired processing units of a pool's partitions,
    with the plan applied, must fit the pool, or they cannot all be activated together.
@@ -26,7 +26,7 @@ from typing import Any
 
 from ..model.estate import Estate
 from ..model.frame import Frame, FramePartition
-from .generation import generation_of, label, vp_range
+from ..model.generation import generation_of, label, vp_range
 from .merge import _num
 from .model import PlannedChange
 
