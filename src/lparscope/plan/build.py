@@ -10,7 +10,7 @@ from ..model.estate import Estate
 from . import feasible
 from .merge import Proposal, Reason, merge, same_value
 from .model import Advice, Plan, PlannedChange, change_id
-from .names import locate, names
+from .names import locate, name_findings, names
 from .order import order
 
 
@@ -42,6 +42,8 @@ def _safe(c: PlannedChange) -> str:
 
 def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     """The plan for these findings on this estate (see docs/plan.md)."""
+    findings = list(findings)
+    name_findings(estate, findings)
     props, advice = proposals_of(findings)
     merged, conflicts = merge(props)
     changes: list[PlannedChange] = []

@@ -46,3 +46,21 @@ def names(estate: Estate, host: str, obj: str, frame_name: str | None = None
     if profile is None:
         needs.append(f"profile name of {lpar} (HMC: lssyscfg -r lpar -m <managed-system> -F name,curr_profile)")
     return frame, lpar, profile, needs, fp
+
+
+def name_findings(estate: Estate, findings: list[Any]) -> None:
+    """Put the managed-system and profile names the model knows into the findings' command texts
+    (rules write placeholders: a host's own outputs do not name its frame)."""
+    from ..model.change import MS, PROFILE
+
+    for f in findings:
+        fr, fp = locate(estate, f.host)
+        if fr is None:
+            continue
+        swaps = [(MS, fr.name if fr.named else None), (PROFILE, fp.profile_name if fp is not None else None)]
+        for block in (f.fix, f.rollback):
+            for form in ("root", "padmin", "hmc"):
+                lines = getattr(block, form)
+                for old, new in swaps:
+                    if new:
+                        lines[:] = [line.replace(old, new) for line in lines]
