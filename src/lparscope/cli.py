@@ -200,39 +200,31 @@ def analyze(
 @app.command("rules")
 def list_rules() -> None:
     """List every rule (id, severity, source) and every configurable threshold."""
+    from rich.markup import escape
+
+    from .report.citations import cite
+
     out = Console()
     for r in sorted(all_rules().values(), key=lambda r: (r.category, r.id)):
-        out.print(f"[bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n    source: {r.source}", highlight=False)
+        out.print(f"[bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n    source: {escape(cite(r.source))}", highlight=False, soft_wrap=True)
     out.print("\n[bold]Thresholds[/] (set them under [thresholds] in a --config TOML file)")
     for name, (value, why) in DEFAULTS.items():
         out.print(f"  {name} = {value:g}  - {why}", highlight=False)
 
 
 @app.command()
-def explain(rule_id: str = typer.Argument(..., help="A rule id, as `lparscope rules` lists them.")) -> None:
-    """Print one rule: what it checks, why, its source and its thresholds."""
-    import inspect
+def explain(rule_id: str = typer.Argument(..., help="A rule id, as `lparscope rules` lists them."),
+            on: Optional[list[str]] = typer.Option(None, "--on", help="Take the example fix from these outputs (default: the example estate of a source checkout).")) -> None:
+    """Print one rule: what it checks, why, its sources by title, its thresholds, an example fix and rollback."""
+    from .report.explain import explain as show
 
-    from .rules.config import DEFAULTS, OWNERS
-
-    out = Console()
     rules = all_rules()
     r = rules.get(rule_id) or rules.get(rule_id.upper())
     if r is None:
         near = [rid for rid in rules if rule_id.upper().split("-")[0] in rid]
         Console(stderr=True).print(f"[red]error:[/] no rule {rule_id}" + (f"; related: {', '.join(sorted(near))}" if near else ""))
         raise typer.Exit(EXIT_USAGE)
-    out.print(f"[bold]{r.id}[/]  {r.title}", highlight=False)
-    out.print(f"severity: {r.severity}    area: {r.category}    scope: {r.scope}", highlight=False)
-    out.print(f"source:   {r.source}\n", highlight=False)
-    out.print(r.rationale, highlight=False)
-    code = inspect.getsource(r.check)
-    used = [name for name in DEFAULTS if f'"{name}"' in code or OWNERS.get(name) == r.check.__module__]
-    if used:
-        out.print("\nthresholds (override under \\[thresholds] in a --config file):")
-        for name in used:
-            value, why = DEFAULTS[name]
-            out.print(f"  {name} = {value:g}  - {why}", highlight=False)
+    show(r, Console(), on)
 
 
 nmon_app = typer.Typer(help="nmon recordings: export their tables for other tools.")
