@@ -16,6 +16,7 @@ from jinja2 import Environment, PackageLoader
 
 from .charts import chart_context
 from .citations import cite_dicts
+from .plan_html import plan_context
 from .triage import host_frames, top_actions, unrecognised_reasons
 
 SEVERITIES: tuple[str, ...] = ("critical", "warning", "info")
@@ -205,4 +206,5 @@ def render_html(report: dict, charts: list[dict] | None = None) -> str:
         rule_anchors=rule_anchors,
         frames=frames,
         **chart_context(charts or []),
+        **plan_context(report),
     )
