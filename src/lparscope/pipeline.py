@@ -80,11 +80,12 @@ def read_estate(collected: Collected, tz: str | None = None,
             host_name = short_host(own) if own else default_host
             offset = seg.start - 1 - shift  # type: ignore[attr-defined]
             first = max(seg.start - shift, 1)  # type: ignore[attr-defined]
+            notes = [(n - shift, m) for n, m in seg.notes]  # type: ignore[attr-defined]
             if parsed is None:
                 estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, "unrecognised",  # type: ignore[attr-defined]
-                                                 error or seg.reason))  # type: ignore[attr-defined]
+                                                 error or seg.reason, notes))  # type: ignore[attr-defined]
                 continue
-            warnings = [(offset + w.line, w.message) for w in parsed.warnings]
+            warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
             status = "partly" if warnings else "parsed"
             if not parsed.records:
                 status = "unrecognised" if not warnings else "partly"
