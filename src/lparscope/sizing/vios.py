@@ -102,7 +102,7 @@ def _level(text: Any) -> tuple[int, ...]:
 
 def _sea_layout(host: Host) -> tuple[int, int, bool, bool]:
     """(1 Gbit ports, 10 Gbit ports, aggregated, threaded) of the ports under this VIOS's SEAs."""
-    from ..rules.vios import _port_speed_10g
+    from ..rules.vios.memory import _port_speed_10g
 
     seas = host.by_class("sea")
     if not seas:
@@ -139,7 +139,7 @@ def _measured(host: Host | None, part: Any) -> tuple[float | None, float | None,
 
 def size_vios(host: Host | None, part: Any = None, frame: Any = None, duplex: bool = True) -> ViosSizing:
     """Sizing of one VIOS from its own outputs (``host``) and/or the HMC's view (``part`` of ``frame``)."""
-    from ..rules.vios import vios_memory_estimate
+    from ..rules.vios.memory import vios_memory_estimate
 
     name = host.name if host is not None else part.name
     s = ViosSizing(name, frame=getattr(frame, "name", None))
