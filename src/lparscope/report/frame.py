@@ -73,7 +73,7 @@ def _memory_table(fr: Frame) -> dict[str, Any]:
 
 
 def _topology(estate: Estate, fr: Frame) -> dict[str, Any]:
-    from ..rules.frame.sea import _seas_of
+    from ..rules.frame.sea import seas_of
 
     vios = []
     for v in fr.vios:
@@ -81,7 +81,7 @@ def _topology(estate: Estate, fr: Frame) -> dict[str, Any]:
                      "trunks": [{"slot": t.slot, "pvid": t.pvid, "vlans": t.vlans, "priority": t.priority,
                                  "vswitch": t.vswitch} for t in v.veth if t.trunk],
                      "seas": [{k: (str(x) if x is not None else None) for k, x in s.items() if k != "evidence"}
-                              for s in _seas_of(estate, fr, v)],
+                              for s in seas_of(estate, fr, v)],
                      "vscsi_clients": sorted({s.remote_name or str(s.remote_id) for s in v.vscsi if s.adapter_type == "server"}),
                      "vfc_clients": sorted({s.remote_name or str(s.remote_id) for s in v.vfc if s.adapter_type == "server"})})
     vlans: dict[tuple[str, int], dict[str, Any]] = {}

@@ -55,7 +55,7 @@ class Rule:
     scope: str = "host"  # host | estate
 
     @property
-    def area(self) -> str:
+    def location(self) -> str:
         """Where the rule lives under rules/: ``"network/sea"`` for rules/network/sea.py."""
         module = self.check.__module__
         prefix = __name__.rpartition(".")[0] + "."

@@ -1,7 +1,7 @@
 """What the amepat report advises: its recommended configuration, the deficit it saw and the
 oversized partition (000 §3.2.2, §3.2.4, §3.2.9; rules-catalogue AME-02, AME-03).
 
-``amepat_report`` and ``_ame_on`` read the report the same way for every AME rule.
+``amepat_report`` and ``ame_on`` read the report the same way for every AME rule.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def amepat_report(host: Host) -> Sourced | None:
     return found[-1] if found else None
 
 
-def _ame_on(host: Host, rep: Any | None = None) -> bool:
+def ame_on(host: Host, rep: Any | None = None) -> bool:
     p = host.partition
     if p is not None and p.memory_mode:
         return p.ame_enabled
@@ -43,11 +43,11 @@ def _ame_on(host: Host, rep: Any | None = None) -> bool:
     return any((s.record.mmode or "").endswith("-E") for s in host.of_kind("lparstat", "LparstatConfig"))
 
 
-def _current(host: Host, rep: Any) -> tuple[int | None, float]:
+def current_ame(host: Host, rep: Any) -> tuple[int | None, float]:
     """(true memory MB, expansion factor) now."""
     p = host.partition
     mem = rep.true_memory_mb or (p.online_memory_mb if p else None)
-    factor = rep.target_expansion_factor if _ame_on(host, rep) and rep.target_expansion_factor else 1.0
+    factor = rep.target_expansion_factor if ame_on(host, rep) and rep.target_expansion_factor else 1.0
     if p is not None and p.ame_enabled and p.ame_factor:
         factor = p.ame_factor
     return (round(mem) if mem else None), factor
@@ -63,7 +63,7 @@ def _modeled_table(rep: Any) -> str:
 def _apply_commands(host: Host, mem: int, factor: float, new_mem: int, new_factor: float) -> tuple[Commands, Commands, list[str]]:
     """HMC commands that move the LPAR from (mem, factor) to (new_mem, new_factor)."""
     lpar = host.name
-    on = _ame_on(host)
+    on = ame_on(host)
 
     def prof(m: int, f: float) -> str:
         return f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},desired_mem={m},mem_expansion={f if f > 1 else 0}"'
@@ -110,7 +110,7 @@ def amepat_recommendation(host: Host, cfg: Config) -> Iterator[Finding]:
     rep = s.record
     if not rep.recommended_expansion_factor or not rep.recommended_true_memory_mb or _oversized(rep, cfg):
         return
-    mem, factor = _current(host, rep)
+    mem, factor = current_ame(host, rep)
     new_mem, new_factor = round(rep.recommended_true_memory_mb), rep.recommended_expansion_factor
     if mem is None or (abs(new_factor - factor) < 0.005 and abs(new_mem - mem) < 256):
         return
@@ -146,7 +146,7 @@ def amepat_deficit(host: Host, cfg: Config) -> Iterator[Finding]:
     if not deficit or deficit <= 0:
         return
     ev = [s.ev("deficit_memory_mb"), s.ev("deficit_memory_size"), s.ev("target_expansion_factor")]
-    mem, factor = _current(host, rep)
+    mem, factor = current_ame(host, rep)
     if rep.recommended_expansion_factor and rep.recommended_true_memory_mb and mem:
         new_mem, new_factor = round(rep.recommended_true_memory_mb), rep.recommended_expansion_factor
     elif mem:
@@ -179,7 +179,7 @@ def lpar_oversized(host: Host, cfg: Config) -> Iterator[Finding]:
     rep = s.record
     avail = rep.resource_stats["available_memory"]
     inuse = rep.resource_stats.get("true_memory_in_use")
-    mem, factor = _current(host, rep)
+    mem, factor = current_ame(host, rep)
     used = (inuse.max or inuse.average) if inuse is not None else None
     if not mem or not used:
         return

@@ -11,11 +11,7 @@ from ..changes import MS, PROFILE, root_commands
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from ..host_facts import tunable
-from .amepat import (
-    _ame_on,
-    _current,
-    amepat_report,
-)
+from .amepat import ame_on, amepat_report, current_ame
 
 UNCOMPRESSIBLE = threshold(
     "ame_uncompressible_pct", 50.0,
@@ -36,7 +32,7 @@ UNCOMPRESSIBLE = threshold(
 def uncompressible_workload(host: Host, cfg: Config) -> Iterator[Finding]:
     s = amepat_report(host)
     rep = s.record if s is not None else None
-    considered = _ame_on(host, rep) or bool(rep and rep.recommended_expansion_factor and rep.recommended_expansion_factor > 1)
+    considered = ame_on(host, rep) or bool(rep and rep.recommended_expansion_factor and rep.recommended_expansion_factor > 1)
     if not considered:
         return
     fc = rep.resource_stats.get("file_cache_size") if rep else None
@@ -56,10 +52,10 @@ def uncompressible_workload(host: Host, cfg: Config) -> Iterator[Finding]:
         return
     p = host.partition
     ev += p.ev("memory_mode") if p else []
-    mem, factor = _current(host, rep) if rep else ((p.online_memory_mb if p else None), (p.ame_factor if p and p.ame_factor else 1.0))
+    mem, factor = current_ame(host, rep) if rep else ((p.online_memory_mb if p else None), (p.ame_factor if p and p.ame_factor else 1.0))
     fix = root_commands(host, ["amepat 60 60   # model the factors over a peak hour before deciding"])
     undo = Commands()
-    if _ame_on(host, rep) and mem:
+    if ame_on(host, rep) and mem:
         fix.hmc = [f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},mem_expansion=0"',
                    "# AME off takes effect at the next activation; size true memory for the workload first"]
         undo.hmc = [f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},mem_expansion={factor:.2f}"']
@@ -84,7 +80,7 @@ def uncompressible_workload(host: Host, cfg: Config) -> Iterator[Finding]:
 )
 def ame_64k_compression(host: Host, cfg: Config) -> Iterator[Finding]:
     rep = amepat_report(host)
-    if not _ame_on(host, rep.record if rep is not None else None):
+    if not ame_on(host, rep.record if rep is not None else None):
         return
     for name, off in (("vmm_mpsize_support", None), ("ame_mpsize_support", 0)):
         s = tunable(host, name)

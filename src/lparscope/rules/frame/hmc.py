@@ -45,8 +45,7 @@ def running(fr: Frame) -> list[FramePartition]:
     return [p for p in fr.partitions.values() if p.running_now]
 
 
-
-def _host_rule_flags(estate: Estate, cfg: Config) -> set[str]:
+def host_rule_flags(estate: Estate, cfg: Config) -> set[str]:
     """VIOS the host-level VIOS-WEIGHT-NOT-HIGHEST already reports (from the hosts' own lparstat -i)."""
     try:
         from ..vios.processor import vios_weight

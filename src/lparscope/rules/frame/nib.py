@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from ...model.estate import Estate, Host
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
-from .sea import _vios_by_pvid
+from .sea import vios_by_pvid
 
 NIB_SHARE = threshold("nib_primary_share_max", 0.75,
                       "share of NIB clients whose primary adapter reaches one VIOS above which they are unbalanced")
@@ -44,7 +44,7 @@ def _nib_primary(host: Host) -> tuple[str, int] | None:
     scope="estate",
 )
 def nib_balance(estate: Estate, cfg: Config) -> Iterator[Finding]:
-    vios_of = _vios_by_pvid(estate)
+    vios_of = vios_by_pvid(estate)
     if len(set(vios_of.values())) < 2:
         return
     by_vios: dict[str, list[tuple[Host, str, int]]] = defaultdict(list)

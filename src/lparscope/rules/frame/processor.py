@@ -11,7 +11,7 @@ from ...model.estate import Estate
 from ...model.frame import FramePartition
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
-from .hmc import S000, _host_rule_flags, frame_ev, frames, ms, prof_cmd, running
+from .hmc import S000, frame_ev, frames, host_rule_flags, ms, prof_cmd, running
 
 POOL_PEAK_SHARE = threshold("frame_pool_peak_share", 0.95,
                             "a shared pool whose measured peak reaches this share of its maximum is saturated at peak (000 §3.1)")
@@ -33,7 +33,7 @@ FLAT_WEIGHT_MIN = threshold("frame_flat_weight_min_partitions", 3.0,
     scope="estate",
 )
 def frame_vios_weight(estate: Estate, cfg: Config) -> Iterator[Finding]:
-    already = _host_rule_flags(estate, cfg)
+    already = host_rule_flags(estate, cfg)
     for fr in frames(estate):
         for v in fr.vios:
             if not v.uncapped or v.weight is None or v.label in already or not v.running_now:
@@ -83,7 +83,6 @@ def frame_weights_flat(estate: Estate, cfg: Config) -> Iterator[Finding]:
                       f"({', '.join(p.name for p in up[:8])}{'...' if len(up) > 8 else ''}).",
                       evidence=[e for p in up[:6] for e in p.ev("weight")], fix=fix, rollback=undo, disruption=["dlpar"],
                       values={"current": f"all {w}", "suggested": "by importance, VIOS highest"})
-
 
 
 @rule(

@@ -20,7 +20,7 @@ BUSY_VLAN_SHARE = threshold("sea_busy_vlan_share", 0.10,
                             "a VLAN counts as busy when it carries at least this share of the SEA's bytes (seastat -d)")
 
 
-def _vios_by_pvid(estate: Estate) -> dict[int, str]:
+def vios_by_pvid(estate: Estate) -> dict[int, str]:
     """Which VIOS bridges each VLAN, from its trunk adapters (PVID and tagged VLANs)."""
     out: dict[int, str] = {}
     for v in estate.vios:
@@ -164,8 +164,7 @@ def frame_sea_vlans_differ(estate: Estate, cfg: Config) -> Iterator[Finding]:
                                   values={"current": f"{a}: {sets[a]} / {b}: {sets[b]}", "suggested": "the same VLANs on both"})
 
 
-
-def _seas_of(estate: Estate, fr: Frame, v: FramePartition) -> list[dict[str, Any]]:
+def seas_of(estate: Estate, fr: Frame, v: FramePartition) -> list[dict[str, Any]]:
     """SEA attributes of one VIOS: its own lsattr/entstat when analysed, else the HMC Scanner SEA sheet."""
     out = []
     h: Host | None = estate.hosts.get(v.host or "")
@@ -224,7 +223,7 @@ def sea_pairs(estate: Estate, fr: Frame) -> list[tuple[FramePartition, FramePart
 def frame_sea_ha_mode(estate: Estate, cfg: Config) -> Iterator[Finding]:
     for fr in frames(estate):
         for va, vb in sea_pairs(estate, fr):
-            sa, sb = _seas_of(estate, fr, va), _seas_of(estate, fr, vb)
+            sa, sb = seas_of(estate, fr, va), seas_of(estate, fr, vb)
             if not sa or not sb:
                 continue
             for x, y in zip(sa, sb):

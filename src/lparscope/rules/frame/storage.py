@@ -23,7 +23,7 @@ from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames
 
-NPIV_MAX_CLIENTS = "npiv_clients_per_port_max"  # declared in rules/storage_fc.py (64, 000 §3.6.3)
+NPIV_MAX_CLIENTS = "npiv_clients_per_port_max"  # declared in rules/storage/npiv.py (64, 000 §3.6.3)
 
 
 def _num(v: str | None) -> int | None:

@@ -60,7 +60,7 @@ def max_memory_far_above_online(host: Host, cfg: Config) -> Iterator[Finding]:
     )
 
 
-def _hmc_mem(host: Host, op: str, mb: int) -> str:
+def hmc_memory_change(host: Host, op: str, mb: int) -> str:
     return f"chhwres -m {MS} -r mem -o {op} -p {host.name} -q {mb}"
 
 

@@ -10,7 +10,7 @@ from ...model.estate import Host, Sourced
 from ..changes import MS, PROFILE, root_commands
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
-from .maximum import _hmc_mem
+from .maximum import hmc_memory_change
 
 PAGING_SINCE_BOOT = threshold(
     "paging_space_pages_since_boot", 10000.0,
@@ -76,10 +76,10 @@ def paging_space_activity(host: Host, cfg: Config) -> Iterator[Finding]:
     step = math.ceil((p.online_memory_mb if p and p.online_memory_mb else 4096) * cfg.t(PAGING_ADD_SHARE) / 1024) * 1024
     fix = root_commands(host, ["svmon -P -O sortentity=pgsp,unit=MB -t 10   # which processes own the paged-out memory",
                                   "lsps -a"])
-    fix.hmc = [_hmc_mem(host, "a", step),
+    fix.hmc = [hmc_memory_change(host, "a", step),
                f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_mem={(p.online_memory_mb or 0) + step}"'
                if p and p.online_memory_mb else "# then raise desired_mem in the profile by the same amount"]
-    undo = Commands(hmc=[_hmc_mem(host, "r", step)] + (
+    undo = Commands(hmc=[hmc_memory_change(host, "r", step)] + (
         [f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_mem={p.online_memory_mb}"']
         if p and p.online_memory_mb else []))
     yield finding(paging_space_activity, host, "paging space", msg, evidence=ev, fix=fix, rollback=undo,

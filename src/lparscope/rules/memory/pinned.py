@@ -11,10 +11,8 @@ from ..changes import root_commands
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from ..host_facts import tunable_int
-from .maximum import _hmc_mem
-from .paging import (
-    PAGING_ADD_SHARE,
-)
+from .maximum import hmc_memory_change
+from .paging import PAGING_ADD_SHARE
 
 PINNED_SHARE = threshold(
     "pinned_to_maxpin_share", 0.9,
@@ -51,9 +49,9 @@ def pinned_near_maxpin(host: Host, cfg: Config) -> Iterator[Finding]:
                                   "vmo -o lgpg_regions -o lgpg_size   # large pages are pinned"])
     p = host.partition
     step = math.ceil((p.online_memory_mb if p and p.online_memory_mb else 4096) * cfg.t(PAGING_ADD_SHARE) / 1024) * 1024
-    fix.hmc = [_hmc_mem(host, "a", step)]
+    fix.hmc = [hmc_memory_change(host, "a", step)]
     yield finding(pinned_near_maxpin, host, "pinned memory",
                   f"{host.name}: {int(pinned.value)} of {int(pages.value)} pages pinned ({pct:.1f}%), maxpin {maxpin:.0f}%.",
                   evidence=[pinned.evidence, pages.evidence, maxpin_ev], fix=fix,
-                  rollback=Commands(hmc=[_hmc_mem(host, "r", step)]), disruption=["dlpar"],
+                  rollback=Commands(hmc=[hmc_memory_change(host, "r", step)]), disruption=["dlpar"],
                   values={"current": f"{pct:.1f}% pinned", "suggested": f"< {maxpin * cfg.t(PINNED_SHARE):.0f}% (maxpin {maxpin:.0f}%)"})

@@ -26,7 +26,7 @@ TXQ_MIN = threshold("sw_tx_queue_overflow_min", 1.0,
 _OFF = {"no", "off", "0", "disable", "disabled", "false"}
 
 
-def _is_off(value: str | None) -> bool:
+def is_off(value: str | None) -> bool:
     return value is not None and value.strip().lower() in _OFF
 
 
@@ -52,7 +52,6 @@ def _physical(host: Host) -> list[Device]:
     return sorted(host.by_class("physical"), key=lambda d: d.name)
 
 
-
 @rule(
     id="NET-PHYS-FLOW-CONTROL",
     title="Flow control disabled on a physical Ethernet port",
@@ -70,7 +69,7 @@ def phys_flow_control(host: Host, cfg: Config) -> Iterator[Finding]:
     for dev in _physical(host):
         attr = dev.attr("flow_ctrl")
         status = getattr(dev.stats, "flow_control", None) if dev.stats is not None else None
-        if _is_off(attr):
+        if is_off(attr):
             yield finding(phys_flow_control, host, dev.name,
                           f"{dev.name} on {host.name} has flow_ctrl={attr}"
                           + (f" (entstat flow control status: {status})" if status else "") + ".",
@@ -112,7 +111,7 @@ _OFFLOADS = (("chksum_offload", "yes"), ("large_send", "yes"), ("largesend", "1"
 def phys_offloads(host: Host, cfg: Config) -> Iterator[Finding]:
     used = _members_of_aggregates(host)
     for dev in _physical(host):
-        off = {name: dev.attr(name) for name, _ in _OFFLOADS if _is_off(dev.attr(name))}
+        off = {name: dev.attr(name) for name, _ in _OFFLOADS if is_off(dev.attr(name))}
         if not off:
             continue
         new = {name: on for name, on in _OFFLOADS if name in off}

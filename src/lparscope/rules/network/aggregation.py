@@ -12,13 +12,13 @@ from ..engine import Commands, Finding, finding, rule
 from .devices import (
     S000,
     S001,
-    _backup,
-    _en,
-    _ha_mode,
-    _hash_mode,
-    _members,
-    _seas_on,
-    _set,
+    aggregation_members,
+    backup_adapter,
+    ha_mode_of,
+    hash_mode_of,
+    interface_of,
+    is_set,
+    seas_on,
 )
 
 
@@ -84,11 +84,11 @@ def _lagg_cmd(ec: str, sea: str | None, attr: str, value: str) -> tuple[str, str
 )
 def lagg_backup_under_sea(host: Host, cfg: Config) -> Iterator[Finding]:
     for ec in sorted(host.by_class("etherchannel"), key=lambda d: d.name):
-        backup = _backup(ec)
+        backup = backup_adapter(ec)
         if not backup:
             continue
-        for sea in _seas_on(host, ec):
-            mode, mode_ev = _ha_mode(sea)
+        for sea in seas_on(host, ec):
+            mode, mode_ev = ha_mode_of(sea)
             if mode in (None, "disabled"):
                 continue
             ev = ec.attr_ev("backup_adapter") or ec.stat_ev("backup_adapter")
@@ -115,8 +115,8 @@ def lagg_backup_under_sea(host: Host, cfg: Config) -> Iterator[Finding]:
 def lagg_netaddr_under_sea(host: Host, cfg: Config) -> Iterator[Finding]:
     for ec in sorted(host.by_class("etherchannel"), key=lambda d: d.name):
         target = ec.attr("netaddr")
-        seas = _seas_on(host, ec)
-        if not _set(target) or not seas:
+        seas = seas_on(host, ec)
+        if not is_set(target) or not seas:
             continue
         sea = seas[0].name
         fix, fix_root = _lagg_cmd(ec.name, sea, "netaddr", "0")
@@ -124,7 +124,7 @@ def lagg_netaddr_under_sea(host: Host, cfg: Config) -> Iterator[Finding]:
         yield finding(lagg_netaddr_under_sea, host, ec.name,
                       f"Aggregation {ec.name} on {host.name} pings {target} (netaddr) and carries SEA {sea}.",
                       evidence=ec.attr_ev("netaddr"),
-                      fix=Commands(padmin=[fix, f"# if a ping target is wanted, set netaddr on {sea} with the VIOS IP on {_en(sea)} (001)"],
+                      fix=Commands(padmin=[fix, f"# if a ping target is wanted, set netaddr on {sea} with the VIOS IP on {interface_of(sea)} (001)"],
                                    root=[fix_root]),
                       rollback=Commands(padmin=[undo], root=[undo_root]),
                       values={"current": f"netaddr={target}", "suggested": "netaddr=0"})
@@ -146,7 +146,7 @@ def lagg_netaddr_under_sea(host: Host, cfg: Config) -> Iterator[Finding]:
 def lagg_tx_spread(host: Host, cfg: Config) -> Iterator[Finding]:
     for ec in sorted(host.by_class("etherchannel"), key=lambda d: d.name):
         ports = []
-        for name in _members(host, ec, with_backup=False):
+        for name in aggregation_members(host, ec, with_backup=False):
             dev = host.devices.get(name)
             counters = getattr(dev.stats, "counters", None) if dev is not None and dev.stats is not None else None
             if counters and counters.get("tx_packets") is not None:
@@ -165,8 +165,8 @@ def lagg_tx_spread(host: Host, cfg: Config) -> Iterator[Finding]:
         table = "; ".join(f"{d.name} tx {t} ({100 * t / tx_total:.0f}%)"
                           + (f" rx {r} ({100 * r / rx_total:.0f}%)" if r is not None and rx_total else "")
                           for d, t, r in ports)
-        hmode, hev = _hash_mode(ec)
-        seas = _seas_on(host, ec)
+        hmode, hev = hash_mode_of(ec)
+        seas = seas_on(host, ec)
         sea = seas[0].name if seas else None
         if hmode is not None and hmode != "src_dst_port":
             fix, fix_root = _lagg_cmd(ec.name, sea, "hash_mode", "src_dst_port")

@@ -13,12 +13,12 @@ from ..engine import Commands, Finding, finding, rule
 from .devices import (
     S000,
     S001,
-    _en,
-    _is_aggregation,
-    _members,
-    _on,
-    _real_adapter,
-    _set,
+    aggregation_members,
+    interface_of,
+    is_aggregation,
+    is_set,
+    real_adapter,
+    switched_on,
 )
 
 
@@ -58,7 +58,6 @@ def _chg(host: Host, dev: str, attr: str, value: str, perm: bool = False) -> tup
             f"chdev -l {dev} -a {attr}={value}" + (" -P" if perm else ""))
 
 
-
 @rule(
     id="NET-SEA-ACCOUNTING",
     title="SEA per-client accounting disabled",
@@ -72,7 +71,7 @@ def _chg(host: Host, dev: str, attr: str, value: str, perm: bool = False) -> tup
 )
 def sea_accounting(host: Host, cfg: Config) -> Iterator[Finding]:
     for sea in sorted(host.by_class("sea"), key=lambda d: d.name):
-        if _on(sea.attr("accounting")) is not False:
+        if switched_on(sea.attr("accounting")) is not False:
             continue
         on, on_root = _chg(host, sea.name, "accounting", "enabled")
         off, off_root = _chg(host, sea.name, "accounting", "disabled")
@@ -87,29 +86,29 @@ def sea_accounting(host: Host, cfg: Config) -> Iterator[Finding]:
 def _jumbo_chain(host: Host, sea: Device) -> list[tuple[str, str, bool, list[Evidence]]]:
     """(device, attribute, jumbo on?, evidence) along SEA -> aggregation -> ports, where known."""
     chain: list[tuple[str, str, bool, list[Evidence]]] = []
-    v = _on(sea.attr("jumbo_frames"))
+    v = switched_on(sea.attr("jumbo_frames"))
     if v is not None:
         chain.append((sea.name, "jumbo_frames", v, sea.attr_ev("jumbo_frames")))
-    real = _real_adapter(host, sea)
+    real = real_adapter(host, sea)
     if real is None:
         return chain
     ports = [real.name]
-    if _is_aggregation(real):
-        v = _on(real.attr("use_jumbo_frame"))
+    if is_aggregation(real):
+        v = switched_on(real.attr("use_jumbo_frame"))
         if v is not None:
             chain.append((real.name, "use_jumbo_frame", v, real.attr_ev("use_jumbo_frame")))
-        ports = _members(host, real)
+        ports = aggregation_members(host, real)
     for name in ports:
         dev = host.devices.get(name)
         if dev is None:
             continue
         # A port's running state (entstat "Jumbo Frames:") first: an aggregation with
         # use_jumbo_frame=yes turns jumbo on in its ports whatever their ODM value says.
-        v = _on(getattr(dev.stats, "jumbo_frames", None) if dev.stats is not None else None)
+        v = switched_on(getattr(dev.stats, "jumbo_frames", None) if dev.stats is not None else None)
         if v is not None:
             chain.append((name, "jumbo_frames", v, dev.stat_ev("jumbo_frames")))
             continue
-        v = _on(dev.attr("jumbo_frames"))
+        v = switched_on(dev.attr("jumbo_frames"))
         if v is not None:
             chain.append((name, "jumbo_frames", v, dev.attr_ev("jumbo_frames")))
     return chain
@@ -177,7 +176,7 @@ def _ip_on(host: Host, en: str) -> tuple[bool | None, list[Evidence]]:
             known, ev = True, ev + [s.ev()]
     dev = host.devices.get(en)
     if dev is not None and "netaddr" in dev.attrs:
-        if _set(dev.attr("netaddr")):
+        if is_set(dev.attr("netaddr")):
             return True, dev.attr_ev("netaddr")
         known, ev = True, ev + dev.attr_ev("netaddr")
     return (False, ev[:3]) if known else (None, [])
@@ -198,9 +197,9 @@ def _ip_on(host: Host, en: str) -> tuple[bool | None, list[Evidence]]:
 def sea_netaddr_without_ip(host: Host, cfg: Config) -> Iterator[Finding]:
     for sea in sorted(host.by_class("sea"), key=lambda d: d.name):
         target = sea.attr("netaddr")
-        if not _set(target):
+        if not is_set(target):
             continue
-        en = _en(sea.name)
+        en = interface_of(sea.name)
         has_ip, ev = _ip_on(host, en)
         if has_ip is not False:
             continue  # the address is there, or no interface listing to tell
@@ -249,7 +248,7 @@ def sea_largesend_linux(host: Host, cfg: Config) -> Iterator[Finding]:
     if not linux:
         return
     for sea in sorted(host.by_class("sea"), key=lambda d: d.name):
-        on = [(a, off) for a, off in (("largesend", "0"), ("large_receive", "no")) if _on(sea.attr(a))]
+        on = [(a, off) for a, off in (("largesend", "0"), ("large_receive", "no")) if switched_on(sea.attr(a))]
         if not on:
             continue
         new = " ".join(f"{a}={off}" for a, off in on)

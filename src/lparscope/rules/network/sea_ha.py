@@ -9,14 +9,7 @@ from collections.abc import Iterator
 from ...model.estate import Device, Evidence, Host
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
-from .devices import (
-    S000,
-    S001,
-    _ha_mode,
-    _names,
-    _role,
-    _sea_stats,
-)
+from .devices import S000, S001, ha_mode_of, name_list, sea_role, sea_stats
 
 
 @rule(
@@ -58,10 +51,10 @@ def sea_sharing_odm(host: Host, cfg: Config) -> Iterator[Finding]:
 
 
 def _trunks(host: Host, sea: Device) -> list[Device]:
-    names = _names(sea.attr("virt_adapters"))
-    members = getattr(_sea_stats(sea), "members", None) or {}
+    names = name_list(sea.attr("virt_adapters"))
+    members = getattr(sea_stats(sea), "members", None) or {}
     names += [n for n, r in members.items() if r == "virtual"]
-    names += [d.name for d in host.devices.values() if d.parent == sea.name and _role(d) == "virtual"]
+    names += [d.name for d in host.devices.values() if d.parent == sea.name and sea_role(d) == "virtual"]
     ctl = sea.attr("ctl_chan")
     return [host.devices.get(n) or Device(n) for n in sorted(dict.fromkeys(names)) if n != ctl]
 
@@ -69,7 +62,7 @@ def _trunks(host: Host, sea: Device) -> list[Device]:
 def _vlans(host: Host, sea: Device) -> tuple[list[int], list[Evidence]]:
     ids: set[int] = set()
     ev: list[Evidence] = []
-    for name, vl in (getattr(_sea_stats(sea), "vlan_ids", None) or {}).items():
+    for name, vl in (getattr(sea_stats(sea), "vlan_ids", None) or {}).items():
         ids.update(vl)
         ev += sea.stat_ev(f"vlan_ids.{name}")
     for t in _trunks(host, sea):
@@ -106,7 +99,7 @@ def _level(text: str | None) -> tuple[int, ...]:
 )
 def sea_load_sharing(host: Host, cfg: Config) -> Iterator[Finding]:
     for sea in sorted(host.by_class("sea"), key=lambda d: d.name):
-        mode, mode_ev = _ha_mode(sea)
+        mode, mode_ev = ha_mode_of(sea)
         if mode != "auto":
             continue
         vlans, vlan_ev = _vlans(host, sea)

@@ -27,7 +27,6 @@ MTU_DEFAULT = 1500
 ISNO_NAMES = ("tcp_sendspace", "tcp_recvspace", "rfc1323")
 
 
-
 def global_no(host: Host, name: str) -> tuple[int | None, Evidence | None]:
     """A ``no`` tunable's current value as an integer, with its evidence (None when not collected)."""
     s = host.tunables.get(name)
@@ -68,7 +67,6 @@ def _en_chdev(en: str, values: dict[str, Any]) -> str:
 
 def _no_cmd(values: dict[str, Any]) -> str:
     return "no -p " + " ".join(f"-o {k}={v}" for k, v in values.items())
-
 
 
 @rule(

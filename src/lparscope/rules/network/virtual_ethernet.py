@@ -12,10 +12,8 @@ from ...model.estate import Device, Host
 from ..changes import chdev_perm
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
-from .adapters import (
-    _is_off,
-)
-from .devices import _interface_down
+from .adapters import is_off
+from .devices import interface_down
 
 # 000 §3.8 item 6: the largest values max_buf_* accepts, per buffer type.
 BUFFER_LIMITS = {"tiny": 4096, "small": 4096, "medium": 2048, "large": 256, "huge": 128}
@@ -68,11 +66,11 @@ def veth_buffers(host: Host, cfg: Config) -> Iterator[Finding]:
         yield finding(veth_buffers, host, dev.name,
                       f"{dev.name} on {host.name}: {'buffers ran out' if exhausted else 'buffer pools grew on demand'} ({desc}).",
                       evidence=dev.stat_ev("receive_buffers.min_buffers", "receive_buffers.max_buffers", "receive_buffers.max_allocated"),
-                      fix=Commands(root=_interface_down(host, dev.name, f"chdev -l {dev.name} {new}")
+                      fix=Commands(root=interface_down(host, dev.name, f"chdev -l {dev.name} {new}")
                                    + [f"# or: chdev -l {dev.name} {new} -P   (applies at next boot)"],
                                    padmin=[f"chdev -dev {dev.name} " + new.replace("-a ", "-attr ", 1).replace(" -a ", " ") + " -perm",
                                            "# -perm: applies at the next VIOS restart (trunk adapters carry the SEA)"] if host.is_vios else []),
-                      rollback=Commands(root=_interface_down(host, dev.name, f"chdev -l {dev.name} {old}"),
+                      rollback=Commands(root=interface_down(host, dev.name, f"chdev -l {dev.name} {old}"),
                                         padmin=[f"chdev -dev {dev.name} " + old.replace("-a ", "-attr ", 1).replace(" -a ", " ") + " -perm"] if host.is_vios else []),
                       disruption=["interface-down"] if not host.is_vios else ["reboot"],
                       severity=None if exhausted else "info",
@@ -173,7 +171,7 @@ def veth_dcbflush(host: Host, cfg: Config) -> Iterator[Finding]:
         return
     for dev in sorted(host.by_class("virtual", "trunk"), key=lambda d: d.name):
         value = dev.attr("dcbflush_local")
-        if value is None or not _is_off(value):
+        if value is None or not is_off(value):
             continue
         if host.is_vios or dev.cls == "trunk":
             fix, back = (chdev_perm(host, dev.name, {"dcbflush_local": "yes"}),

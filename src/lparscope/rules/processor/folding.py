@@ -9,9 +9,7 @@ from collections.abc import Iterator
 from ...model.estate import Host
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
-from ..host_facts import (
-    tunable_int,
-)
+from ..host_facts import tunable_int
 
 
 @rule(

@@ -11,11 +11,7 @@ from ...model.estate import Host
 from ..changes import MS, dlpar_resize, dlpar_units
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
-from ..host_facts import (
-    aix_level,
-    power_generation,
-    smt_threads,
-)
+from ..host_facts import aix_level, power_generation, smt_threads
 
 VP_PER_EC_UNKNOWN = threshold(
     "vp_per_ec_unknown_generation", 20.0,

@@ -10,9 +10,7 @@ from ...model.estate import Host
 from ..changes import MS, PROFILE, weight_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
-from ..host_facts import (
-    power_generation,
-)
+from ..host_facts import power_generation
 
 
 @rule(

@@ -8,11 +8,7 @@ from collections.abc import Iterator
 from ...model.estate import Host
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
-from ..host_facts import (
-    aix_level,
-    power_generation,
-    smt_threads,
-)
+from ..host_facts import aix_level, power_generation, smt_threads
 
 
 def _smt_default(gen: float, level: tuple[int, int] | None) -> tuple[int | None, str]:

@@ -29,7 +29,7 @@ def _is_vscsi_disk(dev: Device) -> bool:
     return (dev.attr("PCM") or "").endswith("/vscsi") or "Virtual SCSI Disk" in dev.description
 
 
-def _pad(host: Host, cmds: list[str]) -> list[str]:
+def padmin_if_vios(host: Host, cmds: list[str]) -> list[str]:
     return cmds if host.is_vios else []
 
 
@@ -56,9 +56,9 @@ def hcheck_off(host: Host, cfg: Config) -> Iterator[Finding]:
         mode = dev.attr("hcheck_mode") or "nonactive"
         fix = Commands(root=[f"chdev -l {dev.name} -a hcheck_interval={want} -a hcheck_mode=nonactive -U",
                              f"# if -U is refused (disk open on older levels): chdev -l {dev.name} -a hcheck_interval={want} -a hcheck_mode=nonactive -P"],
-                       padmin=_pad(host, [f"chdev -dev {dev.name} -attr hcheck_interval={want} hcheck_mode=nonactive -perm"]))
+                       padmin=padmin_if_vios(host, [f"chdev -dev {dev.name} -attr hcheck_interval={want} hcheck_mode=nonactive -perm"]))
         undo = Commands(root=[f"chdev -l {dev.name} -a hcheck_interval=0 -a hcheck_mode={mode} -P"],
-                        padmin=_pad(host, [f"chdev -dev {dev.name} -attr hcheck_interval=0 hcheck_mode={mode} -perm"]))
+                        padmin=padmin_if_vios(host, [f"chdev -dev {dev.name} -attr hcheck_interval=0 hcheck_mode={mode} -perm"]))
         where = f", {n} path parents in lspath" if n else ""
         yield finding(hcheck_off, host, dev.name, f"{dev.name} on {host.name} has hcheck_interval=0{where}.",
                       evidence=dev.attr_ev("hcheck_interval", "PCM") + [s.ev() for s in paths.get(dev.name, [])[:2]],
@@ -82,9 +82,9 @@ def algorithm_reserve(host: Host, cfg: Config) -> Iterator[Finding]:
         if algo not in _ROUND or res not in _RESERVING:
             continue
         fix = Commands(root=[f"chdev -l {dev.name} -a reserve_policy=no_reserve -a algorithm={algo} -P"],
-                       padmin=_pad(host, [f"chdev -dev {dev.name} -attr reserve_policy=no_reserve algorithm={algo} -perm"]))
+                       padmin=padmin_if_vios(host, [f"chdev -dev {dev.name} -attr reserve_policy=no_reserve algorithm={algo} -perm"]))
         undo = Commands(root=[f"chdev -l {dev.name} -a algorithm=fail_over -a reserve_policy={res} -P"],
-                        padmin=_pad(host, [f"chdev -dev {dev.name} -attr algorithm=fail_over reserve_policy={res} -perm"]))
+                        padmin=padmin_if_vios(host, [f"chdev -dev {dev.name} -attr algorithm=fail_over reserve_policy={res} -perm"]))
         yield finding(algorithm_reserve, host, dev.name,
                       f"{dev.name} on {host.name} has algorithm={algo} with reserve_policy={res}.",
                       evidence=dev.attr_ev("algorithm", "reserve_policy"), fix=fix, rollback=undo, disruption=["reboot"],
@@ -113,9 +113,9 @@ def fail_over_multipath(host: Host, cfg: Config) -> Iterator[Finding]:
         res = dev.attr("reserve_policy") or "<current>"
         fix = Commands(root=[f"chdev -l {disk} -a reserve_policy=no_reserve -a algorithm=shortest_queue -P",
                              "# only when the storage vendor supports active/active access for this LUN"],
-                       padmin=_pad(host, [f"chdev -dev {disk} -attr reserve_policy=no_reserve algorithm=shortest_queue -perm"]))
+                       padmin=padmin_if_vios(host, [f"chdev -dev {disk} -attr reserve_policy=no_reserve algorithm=shortest_queue -perm"]))
         undo = Commands(root=[f"chdev -l {disk} -a algorithm=fail_over -a reserve_policy={res} -P"],
-                        padmin=_pad(host, [f"chdev -dev {disk} -attr algorithm=fail_over reserve_policy={res} -perm"]))
+                        padmin=padmin_if_vios(host, [f"chdev -dev {disk} -attr algorithm=fail_over reserve_policy={res} -perm"]))
         yield finding(fail_over_multipath, host, disk,
                       f"{disk} on {host.name} has {len(enabled)} Enabled paths but algorithm=fail_over.",
                       evidence=dev.attr_ev("algorithm") + [s.ev() for s in enabled[:2]], fix=fix, rollback=undo,

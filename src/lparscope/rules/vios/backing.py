@@ -10,10 +10,8 @@ from typing import Any
 from ...model.estate import Host
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
-from .level import _IV94438, level_tuple
-from .redundancy import (
-    _mev,
-)
+from .level import IV94438_LEVELS, level_tuple
+from .redundancy import mapping_evidence
 
 _RESERVING = {"single_path", "PR_exclusive"}
 
@@ -46,7 +44,7 @@ def rootvg_exported(host: Host, cfg: Config) -> Iterator[Finding]:
         undo = Commands(padmin=[f"rmvdev -vtd {m.vtd}", f"mkvdev -vdev {m.backing_device} -vadapter {m.vhost} -dev {m.vtd}"])
         yield finding(rootvg_exported, host, f"{m.backing_device} ({m.vtd})",
                       f"{m.backing_device} in rootvg of {host.name} backs {m.vtd} on {m.vhost} (client {m.client_id}).",
-                      evidence=[_mev(m), pv.ev("vg")], fix=fix, rollback=undo,
+                      evidence=[mapping_evidence(m), pv.ev("vg")], fix=fix, rollback=undo,
                       values={"current": "rootvg", "suggested": "a disk outside rootvg"})
 
 
@@ -65,7 +63,7 @@ def backing_reserve(host: Host, cfg: Config) -> Iterator[Finding]:
     if not host.is_vios:
         return
     lv = host.levels.get("ioslevel")
-    apar = lv is not None and any(lo <= level_tuple(lv.value) <= hi for lo, hi in _IV94438)
+    apar = lv is not None and any(lo <= level_tuple(lv.value) <= hi for lo, hi in IV94438_LEVELS)
     seen: set[str] = set()
     for m in host.vscsi_mappings:
         disk = m.backing_device
@@ -83,6 +81,6 @@ def backing_reserve(host: Host, cfg: Config) -> Iterator[Finding]:
         extra = " Its ioslevel is in the APAR IV94438 range." if apar else ""
         yield finding(backing_reserve, host, disk,
                       f"{disk} on {host.name} backs {m.vtd} for client {m.client_id} with reserve_policy={policy}.{extra}",
-                      evidence=[_mev(m), *dev.attr_ev("reserve_policy")] + ([lv.evidence] if apar and lv else []),
+                      evidence=[mapping_evidence(m), *dev.attr_ev("reserve_policy")] + ([lv.evidence] if apar and lv else []),
                       fix=fix, rollback=undo, disruption=["reboot"],
                       values={"current": policy, "suggested": "no_reserve"})

@@ -13,7 +13,7 @@ from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
 # ioslevel ranges affected by APAR IV94438 (rules-catalogue VIOS-06)
-_IV94438 = (((2, 2, 4, 0), (2, 2, 4, 40)), ((2, 2, 5, 0), (2, 2, 5, 20)))
+IV94438_LEVELS = (((2, 2, 4, 0), (2, 2, 4, 40)), ((2, 2, 5, 0), (2, 2, 5, 20)))
 
 
 def level_tuple(level: Any) -> tuple[int, ...]:
@@ -36,7 +36,7 @@ def ioslevel(host: Host, cfg: Config) -> Iterator[Finding]:
         return
     t = level_tuple(lv.value)
     note = ""
-    if any(lo <= t <= hi for lo, hi in _IV94438):
+    if any(lo <= t <= hi for lo, hi in IV94438_LEVELS):
         note = (" This level is in a range affected by APAR IV94438 (rules deployed before the update can set "
                 "backing disks to reserve_policy=single_path): check the backing disks.")
     fix = Commands(padmin=["ioslevel", "# compare with the recommendation of IBM FLRT for this VIOS and its partner",

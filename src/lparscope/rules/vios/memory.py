@@ -15,7 +15,7 @@ from ..engine import Finding, finding, rule
 _TEN_GIG = re.compile(r"10\s?G(b|bE|igabit)|10000", re.I)
 
 
-def _port_speed_10g(dev: Device) -> bool:
+def port_speed_10g(dev: Device) -> bool:
     stats = dev.stats
     rate = getattr(stats, "adapter_data_rate", None) if stats is not None else None
     if rate:
@@ -29,7 +29,7 @@ def vios_memory_estimate(host: Host) -> tuple[int, list[str]]:
     lhea = [d for d in host.devices.values() if re.search(r"Logical Host Ethernet Adapter", d.description, re.I)]
     lhea_ports = [d for d in host.devices.values() if re.search(r"Logical Host Ethernet Port", d.description, re.I)]
     physical = [d for d in host.by_class("physical") if d not in lhea_ports]
-    ten = [d for d in physical if _port_speed_10g(d)]
+    ten = [d for d in physical if port_speed_10g(d)]
     one = [d for d in physical if d not in ten]
     fc = host.by_class("fc")
     vfc = host.by_class("vfchost")

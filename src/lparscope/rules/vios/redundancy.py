@@ -30,7 +30,7 @@ def frame_of(physloc: str | None) -> str | None:
     return m.group("frame") if m else None
 
 
-def _mev(m: Any) -> Evidence | None:
+def mapping_evidence(m: Any) -> Evidence | None:
     return getattr(m, "_evidence", None)
 
 
@@ -133,7 +133,7 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
                                      f"chhwres -r virtualio --rsubtype fc -m {MS} -o r -p <second-vios> -s <slot>"])
             yield finding(single_server, h, f"{proto} clients {', '.join(map(str, ids))}",
                           f"{h.name} is the only VIOS serving {proto} storage to client partition(s) {who}.{note}",
-                          evidence=[_mev(m) for m in maps[:6]], fix=fix, rollback=undo, disruption=["dlpar"],
+                          evidence=[mapping_evidence(m) for m in maps[:6]], fix=fix, rollback=undo, disruption=["dlpar"],
                           severity=None if known else "info",
                           values={"current": f"{proto} through 1 VIOS", "suggested": "2 VIOS (redundant pair)"})
 

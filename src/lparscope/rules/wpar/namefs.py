@@ -10,9 +10,7 @@ from collections.abc import Iterator
 from ...model.estate import Estate, Evidence, Host
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
-from .devices import (
-    wpar_views,
-)
+from .devices import wpar_views
 
 _NFS_VFS = re.compile(r"^nfs\d?$", re.I)
 
