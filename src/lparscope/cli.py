@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 
 from . import __version__
-from .report.fixscript import render_fix_script
+from .report.fixscript import render_fix_scripts
 from .report.json_report import build_report, dumps
 from .report.terminal import View, render_terminal
 from .rules.config import DEFAULTS, ConfigError, load
@@ -110,7 +110,7 @@ def analyze(
     paths: list[str] = typer.Argument(..., help="Files, folders or .tar/.tgz/.zip bundles of command outputs."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1)."),
     html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report."),
-    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write a commented ksh fix script (never run)."),
+    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write the plan's fix scripts: PATH (an index), PATH-<host>.ksh per host, PATH-hmc.sh (never run; see docs/plan.md)."),
     xlsx: Optional[Path] = typer.Option(None, "--xlsx", help="Write inventory, frames and findings as an Excel workbook."),
     peak: Optional[str] = typer.Option(None, "--peak", help="Peak window for sizing from nmon data, e.g. 08:00-18:30 (detected when absent)."),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the nmon recordings were taken in, e.g. Europe/Paris (they carry none)."),
@@ -179,7 +179,9 @@ def analyze(
     if xlsx:
         from .report.frame import export_xlsx
         emit("Excel", xlsx, lambda p: export_xlsx(report, p))
-    emit("fix script", fix_script, lambda p: p.write_text(render_fix_script(report), encoding="utf-8"))
+    if fix_script:
+        for target, text in render_fix_scripts(report.get("plan") or {}, fix_script).items():
+            emit("fix script", target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
     for label, target in written:
         out.print(f"{label} report: {target}", highlight=False, soft_wrap=True)
     ok = not failed
@@ -198,43 +200,36 @@ def analyze(
 @app.command("rules")
 def list_rules() -> None:
     """List every rule (id, severity, source) by where it lives under rules/, and every threshold."""
+    from rich.markup import escape
+
+    from .report.citations import cite
+
     out = Console()
     last = None
     for r in sorted(all_rules().values(), key=lambda r: (r.location, r.id)):
         if r.location != last:
             out.print(f"\n[bold]rules/{r.location}.py[/]", highlight=False)
             last = r.location
-        out.print(f"  [bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n      source: {r.source}", highlight=False)
+        out.print(f"  [bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n      source: {escape(cite(r.source))}",
+                  highlight=False, soft_wrap=True)
     out.print("\n[bold]Thresholds[/] (set them under [thresholds] in a --config TOML file)")
     for name, (value, why) in DEFAULTS.items():
         out.print(f"  {name} = {value:g}  - {why}", highlight=False)
 
 
 @app.command()
-def explain(rule_id: str = typer.Argument(..., help="A rule id, as `lparscope rules` lists them.")) -> None:
-    """Print one rule: what it checks, why, its source and its thresholds."""
-    import inspect
+def explain(rule_id: str = typer.Argument(..., help="A rule id, as `lparscope rules` lists them."),
+            on: Optional[list[str]] = typer.Option(None, "--on", help="Take the example fix from these outputs (default: the example estate of a source checkout).")) -> None:
+    """Print one rule: what it checks, why, its sources by title, its thresholds, an example fix and rollback."""
+    from .report.explain import explain as show
 
-    from .rules.config import DEFAULTS, OWNERS
-
-    out = Console()
     rules = all_rules()
     r = rules.get(rule_id) or rules.get(rule_id.upper())
     if r is None:
         near = [rid for rid in rules if rule_id.upper().split("-")[0] in rid]
         Console(stderr=True).print(f"[red]error:[/] no rule {rule_id}" + (f"; related: {', '.join(sorted(near))}" if near else ""))
         raise typer.Exit(EXIT_USAGE)
-    out.print(f"[bold]{r.id}[/]  {r.title}", highlight=False)
-    out.print(f"severity: {r.severity}    area: {r.category}    scope: {r.scope}", highlight=False)
-    out.print(f"source:   {r.source}\n", highlight=False)
-    out.print(r.rationale, highlight=False)
-    code = inspect.getsource(r.check)
-    used = [name for name in DEFAULTS if f'"{name}"' in code or OWNERS.get(name) == r.check.__module__]
-    if used:
-        out.print("\nthresholds (override under \\[thresholds] in a --config file):")
-        for name in used:
-            value, why = DEFAULTS[name]
-            out.print(f"  {name} = {value:g}  - {why}", highlight=False)
+    show(r, Console(), on)
 
 
 nmon_app = typer.Typer(help="nmon recordings: export their tables for other tools.")
