@@ -116,6 +116,9 @@ def analyze(
         analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
     report = build_report(analysis)
     render_terminal(report, out, show_inputs=not quiet)
+    if any(i.kind == "nmon" for i in analysis.estate.inputs):
+        from .nmon.native import describe
+        err.print(describe(), highlight=False)  # once per run: which nmon reader path was used
     ok = True
     if json_out:
         ok &= _write(json_out, dumps(report), err)
@@ -204,6 +207,8 @@ def nmon_export(
     try:
         from .nmon import export, read_nmon
         rec = read_nmon(file, tz=tz)
+        from .nmon.native import describe
+        err.print(describe(), highlight=False)
         outdir.mkdir(parents=True, exist_ok=True)
         written = export(rec, to, outdir)  # type: ignore[arg-type]
     except (OSError, ImportError, ValueError) as exc:
