@@ -70,11 +70,12 @@ def read_estate(collected: Collected, tz: str | None = None,
         for (seg, parsed, error), own in zip(results, hosts):
             host_name = short_host(own) if own else default_host
             offset = seg.start - 1  # type: ignore[attr-defined]
+            notes = list(seg.notes)  # type: ignore[attr-defined]
             if parsed is None:
                 estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, "unrecognised",  # type: ignore[attr-defined]
-                                                 error or seg.reason))  # type: ignore[attr-defined]
+                                                 error or seg.reason, notes))  # type: ignore[attr-defined]
                 continue
-            warnings = [(offset + w.line, w.message) for w in parsed.warnings]
+            warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
             status = "partly" if warnings else "parsed"
             if not parsed.records:
                 status = "unrecognised" if not warnings else "partly"
