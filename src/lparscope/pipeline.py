@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import time
 from pathlib import PurePath
 
@@ -24,6 +25,7 @@ class Analysis:
     estate: Estate
     findings: list[Finding]
     problems: list[str] = field(default_factory=list)  # rules that failed, inputs that could not be read
+    plan: Any = None  # lparscope.plan.Plan: the findings' changes merged, checked and ordered
 
 
 def short_host(name: str) -> str:
@@ -181,4 +183,15 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
     size_estate(estate, peak)
     findings, problems = run(estate, cfg)
     _with_excerpts(findings, texts)
-    return Analysis(estate, findings, problems)
+    return Analysis(estate, findings, problems, plan_for(estate, findings, problems))
+
+
+def plan_for(estate: Estate, findings: list[Finding], problems: list[str]) -> Any:
+    """The plan stage; a failure there is reported as a problem, never ends the run."""
+    from .plan import build_plan
+
+    try:
+        return build_plan(estate, findings)
+    except Exception as exc:  # the findings are still worth reporting without a plan
+        problems.append(f"plan failed: {type(exc).__name__}: {exc}")
+        return None
