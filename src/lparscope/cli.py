@@ -32,6 +32,10 @@ from .collect import register as register_collector  # noqa: E402
 
 register_collector(app)
 
+from .whatif_cli import register as register_whatif  # noqa: E402
+
+register_whatif(app)
+
 
 def _print_version(value: bool) -> None:
     if value:
