@@ -18,6 +18,7 @@ from .sizing.measured import size_estate
 from .sources import parsers
 from .sources.base import Parsed
 from .sources.detect import split_and_classify
+from .sources.filenames import classify_with_hint, not_command_output
 
 
 @dataclass
@@ -34,10 +35,13 @@ def short_host(name: str) -> str:
     return name if not name or name[0].isdigit() else name.split(".")[0]
 
 
-def _file_host(segments_hosts: list[str | None], folder: str, display: str) -> str:
+def _file_host(segments_hosts: list[str | None], folder: str, display: str, name_host: str | None = None) -> str:
+    """The content's host, else the host the file name starts with, else the folder's name."""
     for h in segments_hosts:
         if h:
             return short_host(h)
+    if name_host:
+        return short_host(name_host)
     return folder or PurePath(display.split("!")[-1]).stem
 
 
@@ -54,7 +58,11 @@ def read_estate(collected: Collected, tz: str | None = None,
             read_nmon_file(estate, f, registry, tz)
             continue
         texts[f.display] = f.text.splitlines()
-        segments = split_and_classify(f.text, registry)
+        why_not = not_command_output(f.display, f.text)
+        if why_not:  # documents, scripts, images: reported, never a host
+            estate.inputs.append(InputStatus(f.display, 1, None, "", "unrecognised", f"not command output ({why_not})"))
+            continue
+        segments, hint, shift = classify_with_hint(f.text, f.display, registry)
         results: list[tuple[object, Parsed | None, str]] = []
         for seg in segments:
             parsed: Parsed | None = None
@@ -66,25 +74,28 @@ def read_estate(collected: Collected, tz: str | None = None,
                     error = f"parser error: {type(exc).__name__}: {exc}"
             results.append((seg, parsed, error))
         hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]  # type: ignore[attr-defined]
-        default_host = _file_host(hosts, f.folder, f.display)
+        default_host = _file_host(hosts, f.folder, f.display, hint.host if hint else None)
+        hint_note = hint.describe() if hint else ""
         if not segments:
             estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
         for (seg, parsed, error), own in zip(results, hosts):
             host_name = short_host(own) if own else default_host
-            offset = seg.start - 1  # type: ignore[attr-defined]
-            notes = list(seg.notes)  # type: ignore[attr-defined]
+            offset = seg.start - 1 - shift  # type: ignore[attr-defined]
+            first = max(seg.start - shift, 1)  # type: ignore[attr-defined]
+            notes = [(n - shift, m) for n, m in seg.notes]  # type: ignore[attr-defined]
             if parsed is None:
-                estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, "unrecognised",  # type: ignore[attr-defined]
+                estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, "unrecognised",  # type: ignore[attr-defined]
                                                  error or seg.reason, notes))  # type: ignore[attr-defined]
                 continue
             warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
+            if parsed.records:  # records the model cannot hold are warnings too: nothing is dropped silently
+                warnings += build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[attr-defined]
             status = "partly" if warnings else "parsed"
             if not parsed.records:
                 status = "unrecognised" if not warnings else "partly"
-            estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, status,  # type: ignore[attr-defined]
-                                             "no records found" if not parsed.records else "", warnings))
-            if parsed.records:
-                build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[attr-defined]
+            note = "no records found" if not parsed.records else ""
+            estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,  # type: ignore[attr-defined]
+                                             "; ".join(x for x in (note, hint_note) if x), warnings))
     for prob in collected.problems:
         estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
     build.finish(estate)
@@ -110,22 +121,29 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
 
     host_name = short_host(rec.host) if rec.host else (f.folder or PurePath(f.display).stem)
     warnings = list(rec.warnings)
-    estate.inputs.append(InputStatus(f.display, 1, "nmon", host_name, "partly" if warnings else "parsed",
-                                     "" if rec.tables else "no snapshots found", warnings))
     host = estate.host(host_name)
     apply_recording(host, rec, f.display)
+    unread: dict[str, int] = {}  # BBBP commands no parser reads, with their first line
     for command, first_line, text in rec.bbbp_outputs:
         # Each BBBP output line is one file line; a prompt line naming the command is put in front.
         for seg in split_and_classify(f"# {command}\n{text}", registry):
+            offset = first_line - 2 + (seg.start - 1)
+            where = max(offset + 1, first_line)
             if seg.kind is None:
+                unread.setdefault(command, where)
                 continue
             try:
                 parsed = registry[seg.kind].parse(seg.text)
-            except Exception:
+            except Exception as exc:  # a parser bug must not end the run
+                warnings.append((where, f"BBBP output of '{command}': parser error: {type(exc).__name__}: {exc}"))
                 continue
-            offset = first_line - 2 + (seg.start - 1)
+            warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
             if parsed.records:
-                build.apply(host, seg.kind, parsed, f.display, offset)
+                warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))
+    if unread:
+        warnings.append((min(unread.values()), "BBBP outputs no parser reads: " + ", ".join(unread)))
+    estate.inputs.append(InputStatus(f.display, 1, "nmon", host_name, "partly" if warnings else "parsed",
+                                     "" if rec.tables else "no snapshots found", warnings))
 
 
 def _lines_of(path: str, wanted: set[int]) -> dict[int, str]:
