@@ -32,6 +32,10 @@ from .collect import register as register_collector  # noqa: E402
 
 register_collector(app)
 
+from .whatif_cli import register as register_whatif  # noqa: E402
+
+register_whatif(app)
+
 
 def _print_version(value: bool) -> None:
     if value:
@@ -159,6 +163,9 @@ def analyze(
         analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
     report = build_report(analysis)
     render_terminal(report, out, view=view)
+    if any(i.kind == "nmon" for i in analysis.estate.inputs):
+        from .nmon.native import describe
+        err.print(describe(), highlight=False)  # once per run: which nmon reader path was used
     written: list[tuple[str, Path]] = []
     failed = False
 
@@ -199,14 +206,19 @@ def analyze(
 
 @app.command("rules")
 def list_rules() -> None:
-    """List every rule (id, severity, source) and every configurable threshold."""
+    """List every rule (id, severity, source) by where it lives under rules/, and every threshold."""
     from rich.markup import escape
 
     from .report.citations import cite
 
     out = Console()
-    for r in sorted(all_rules().values(), key=lambda r: (r.category, r.id)):
-        out.print(f"[bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n    source: {escape(cite(r.source))}", highlight=False, soft_wrap=True)
+    last = None
+    for r in sorted(all_rules().values(), key=lambda r: (r.location, r.id)):
+        if r.location != last:
+            out.print(f"\n[bold]rules/{r.location}.py[/]", highlight=False)
+            last = r.location
+        out.print(f"  [bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n      source: {escape(cite(r.source))}",
+                  highlight=False, soft_wrap=True)
     out.print("\n[bold]Thresholds[/] (set them under [thresholds] in a --config TOML file)")
     for name, (value, why) in DEFAULTS.items():
         out.print(f"  {name} = {value:g}  - {why}", highlight=False)
@@ -246,6 +258,8 @@ def nmon_export(
     try:
         from .nmon import export, read_nmon
         rec = read_nmon(file, tz=tz)
+        from .nmon.native import describe
+        err.print(describe(), highlight=False)
         outdir.mkdir(parents=True, exist_ok=True)
         written = export(rec, to, outdir)  # type: ignore[arg-type]
     except (OSError, ImportError, ValueError) as exc:
