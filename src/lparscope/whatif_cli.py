@@ -2,8 +2,9 @@
 
 Changes come from ``--change HOST.ATTR=VALUE`` (repeatable) and ``--changes FILE`` (JSON or a
 small YAML mapping, see ``simulate/changes.py``); without either, from the measured sizing
-(``--from sizing``) or, once the plan stage is available, the plan's partition changes
-(``--from plan``).
+(``--from sizing``) or the plan's partition changes (``--from plan``); by default the plan
+when it changes processors on the frame, else the sizing. Each plan step is also replayed on top
+of the ones before it, and a step that starves a partition it does not touch is flagged.
 
 Exit codes: 0 replayed; 2 usage error (unreadable or unknown change, nothing to replay, an output
 that could not be written).
@@ -78,25 +79,36 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
             err.print("[red]error:[/] no replayed partition or pool named: " + ", ".join(sorted({c.target for c in missing}))
                       + " (known: " + ", ".join(sorted(names)) + ")", highlight=False)
             return EXIT_USAGE
-    origin = "your changes" if wanted else ("the plan" if source == "plan" else "the measured sizing (000 §3.1)")
+    from .simulate.plan_bridge import plan_changes, step_effects
+
+    origins: list[str] = []
     comparisons, frames = [], []
     for tr in traces:
-        todo = wanted
-        if not wanted:
-            todo = _plan_changes(analysis, tr) if source == "plan" else sizing_changes(tr, censored_extra)
-            if todo is None:
-                err.print("[yellow]note:[/] no plan available in this build: replaying the measured sizing instead")
-                todo, origin = sizing_changes(tr, censored_extra), "the measured sizing (000 §3.1)"
+        staged = plan_changes(analysis.plan, tr) if not wanted and source in ("auto", "plan") else []
+        if wanted:
+            todo, origin = wanted, "your changes"
+        elif staged:
+            todo, origin = [c for _, c in staged], "the plan"
+        else:
+            if source == "plan":
+                err.print(f"[yellow]note:[/] the plan holds no processor change for {tr.frame}: "
+                          "replaying the measured sizing instead", highlight=False)
+            todo, origin = sizing_changes(tr, censored_extra), "the measured sizing (000 §3.1)"
         new, used, notes = ch.apply(tr.settings, todo)
         c = compare(tr, new, used, notes, censored_extra)
         s = summary(c)
         shared = [i for i, p in enumerate(tr.settings.partitions) if not p.dedicated]
         short = int((c.demand[shared].sum(axis=0) > c.before.capacity + 1e-6).sum())
+        s["changes_from"] = origin
         s["intervals_short_of_cores"] = short
         s["verdict"] = verdict(s, short)
+        s["plan_steps"] = step_effects(tr, staged, censored_extra) if staged else []
         s["trace"] = describe(tr)
         comparisons.append(c)
         frames.append(s)
+        if origin not in origins:
+            origins.append(origin)
+    origin = " and ".join(origins)
     section = {"changes_from": origin, "censored_extra": censored_extra, "frames": frames}
     report = {"schema": "lparscope.whatif/1", "version": _version(), "whatif": section}
     _terminal(out, section, quiet)
@@ -110,15 +122,6 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
         if target is not None:
             out.print(f"{label} report: {target}")
     return EXIT_OK if ok else EXIT_USAGE
-
-
-def _plan_changes(analysis: Any, tr: Any) -> Any:
-    """The plan's partition changes for this frame, or None when no plan stage is available."""
-    try:
-        from .simulate.plan_bridge import plan_changes
-    except ImportError:
-        return None
-    return plan_changes(analysis, tr)
 
 
 def _version() -> str:
@@ -157,6 +160,10 @@ def _terminal(out: Console, section: dict[str, Any], quiet: bool) -> None:
                   f"intervals with a starved partition: {f['starved_intervals_before']} -> {f['starved_intervals_after']}",
                   highlight=False)
         out.print(f["verdict"], highlight=False)
+        for st in f["plan_steps"]:
+            for v in st["starves"]:
+                out.print(f"[yellow]warning:[/] plan step {st['step']} starves {v['partition']} in "
+                          f"{v['more_intervals']} more interval(s)", highlight=False)
         for v in f["starved_by_change"]:
             out.print(f"[yellow]warning:[/] the changes starve {v}, which they do not touch", highlight=False)
         for pr in f["problems_new"]:
@@ -171,14 +178,14 @@ def register(app: typer.Typer) -> None:
         paths: list[str] = typer.Argument(..., help="The estate: files, folders or bundles, as for analyze."),
         change: list[str] = typer.Option([], "--change", help="HOST.ATTR=VALUE, e.g. aix1.ec=1.2 or aix1.vp=3 (repeatable)."),
         changes_file: Optional[Path] = typer.Option(None, "--changes", help="JSON or YAML file: host: {ec: 1.2, vp: 3}."),
-        source: str = typer.Option("sizing", "--from", help="Without changes: replay the measured 'sizing' or the 'plan'."),
+        source: str = typer.Option("auto", "--from", help="Without changes: the 'plan', the measured 'sizing', or 'auto' (the plan when it changes processors, else the sizing)."),
         censored_extra: float = typer.Option(0.10, "--censored-extra", help="Demand assumed above a measured use that sat at a ceiling (fraction)."),
         json_out: Optional[Path] = typer.Option(None, "--json", help="Write the what-if report as JSON (section 'whatif')."),
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML page with charts."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only partitions changed or starved."),
     ) -> None:
         """Replay the shared processor pools on measured use: today's settings against changed ones."""
-        if source not in ("sizing", "plan"):
-            Console(stderr=True).print("[red]error:[/] --from must be sizing or plan")
+        if source not in ("auto", "sizing", "plan"):
+            Console(stderr=True).print("[red]error:[/] --from must be auto, plan or sizing")
             raise typer.Exit(EXIT_USAGE)
         raise typer.Exit(run(paths, change, changes_file, source, censored_extra, json_out, html_out, quiet))
