@@ -41,8 +41,61 @@ def verdict(f: dict[str, Any], short: int) -> str:
     return f"The changes do not reduce the starved intervals ({b} -> {a}): {reason}."
 
 
+def parse_target(text: str) -> Any:
+    """``NAME=CORES[:MEMORY_GB]`` -> a consolidation target (memory unbounded when not given)."""
+    import re
+
+    from .simulate.consolidate import Target
+
+    m = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)\s*=\s*([0-9.]+)\s*(?::\s*([0-9.]+)\s*)?", text)
+    if not m:
+        raise ValueError(f"--onto {text!r}: expected NAME=CORES or NAME=CORES:MEMORY_GB, e.g. p10a=24:1024")
+    try:
+        cores = float(m.group(2))
+        mem = float(m.group(3)) * 1024 if m.group(3) else float("inf")
+    except ValueError:
+        raise ValueError(f"--onto {text!r}: cores and memory must be numbers") from None
+    return Target(m.group(1), cores, mem, vios_pair=True)
+
+
+def consolidation(traces: list[Any], onto: list[Any], wpar: list[str], headroom: float,
+                  censored_extra: float = 0.10) -> dict[str, Any]:
+    """The consolidation part of the report: measured client partitions onto targets, and
+    named LPARs into WPARs on one global LPAR."""
+    from .simulate.consolidate import Candidate, place, wpar_global
+
+    out: dict[str, Any] = {}
+    grid = traces[0].times
+    same = [tr for tr in traces if tr.times.shape == grid.shape and (tr.times == grid).all()]
+    cands = []
+    for tr in same:
+        demand = tr.demand(censored_extra)
+        for i, lab in enumerate(tr.labels):
+            p = tr.settings.partitions[i]
+            if tr.vios[i] or tr.source[i].startswith("assumed") or p.dedicated:
+                continue
+            cands.append(Candidate(lab, demand[i], tr.memory_mb[i], tr.virtual_io[i], tr.frame))
+    if onto:
+        res = place(cands, onto, headroom=headroom)
+        out.update(res.report)
+        out["not_on_the_grid"] = [lab for tr in traces if tr not in same for lab in tr.labels]
+        out["source"] = "measured traces (peak of the sum per target); 000_31a80e54567cd02b.txt §3.1"
+    if wpar:
+        by = {c.name: c for c in cands}
+        missing = [n for n in wpar if n not in by]
+        if missing:
+            out["wpar_error"] = "no measured trace for: " + ", ".join(missing)
+        else:
+            mem = {n: by[n].memory_mb for n in wpar}
+            g = wpar_global(grid, {n: by[n].demand for n in wpar}, None, traces[0].settings.cores)
+            g["memory_allocated_mb"] = sum(mem.values())
+            out["wpar"] = g
+    return out
+
+
 def run(paths: list[str], change: list[str], changes_file: Optional[Path], source: str,
-        censored_extra: float, json_out: Optional[Path], html_out: Optional[Path], quiet: bool) -> int:
+        censored_extra: float, json_out: Optional[Path], html_out: Optional[Path], quiet: bool,
+        onto: list[str] | None = None, wpar: str | None = None, headroom: float = 0.10) -> int:
     from .pipeline import analyze as run_analysis
     from .simulate import changes as ch
     from .simulate.proposal import sizing_changes
@@ -63,6 +116,15 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
     except ch.ChangeError as exc:
         err.print(f"[red]error:[/] {exc}", highlight=False)
         return EXIT_USAGE
+    try:
+        targets = [parse_target(t) for t in onto or []]
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        return EXIT_USAGE
+    if not 0 <= headroom < 1:
+        err.print("[red]error:[/] --headroom must be a fraction between 0 and 1, e.g. 0.10")
+        return EXIT_USAGE
+    wpars = [w.strip() for w in (wpar or "").split(",") if w.strip()]
     if censored_extra < 0 or censored_extra > 10:
         err.print("[red]error:[/] --censored-extra must be between 0 and 10 (a fraction: 0.10 = 10 %)")
         return EXIT_USAGE
@@ -109,7 +171,9 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
         if origin not in origins:
             origins.append(origin)
     origin = " and ".join(origins)
-    section = {"changes_from": origin, "censored_extra": censored_extra, "frames": frames}
+    section: dict[str, Any] = {"changes_from": origin, "censored_extra": censored_extra, "frames": frames}
+    if targets or wpars:
+        section["consolidation"] = consolidation(traces, targets, wpars, headroom, censored_extra)
     report = {"schema": "lparscope.whatif/1", "version": _version(), "whatif": section}
     _terminal(out, section, quiet)
     ok = True
@@ -136,6 +200,22 @@ def _write(path: Path, text: str, err: Console) -> bool:
     except OSError as exc:
         err.print(f"[red]error:[/] cannot write {path}: {exc.strerror or exc}")
         return False
+
+
+def _terminal_consolidation(out: Console, con: dict[str, Any]) -> None:
+    for t in con.get("targets", []):
+        out.print(f"\n[bold]Onto {t['name']}[/] ({t['cores']:g} cores): {', '.join(t['partitions']) or 'nothing'}; "
+                  f"peak of the sum {t['peak_sum']:g} cores (sum of peaks {t['sum_of_peaks']:g}), "
+                  f"headroom {t['headroom_cores']:g} cores", highlight=False)
+    for u in con.get("unplaced", []):
+        out.print(f"[yellow]did not fit:[/] {u['partition']}: {u['reason']}", highlight=False)
+    if "wpar_error" in con:
+        out.print(f"[yellow]WPAR consolidation:[/] {con['wpar_error']}", highlight=False)
+    g = con.get("wpar")
+    if g:
+        out.print(f"\n[bold]WPARs[/] {', '.join(g['wpars'])} on one global LPAR: EC {g['recommended_ec']}, "
+                  f"{g['recommended_vp']} VP (sum of averages {g['sum_of_averages']:g}, peak of the sum "
+                  f"{g['peak_of_sum']:g}, sum of peaks {g['sum_of_peaks']:g}; {g['source']})", highlight=False)
 
 
 def _terminal(out: Console, section: dict[str, Any], quiet: bool) -> None:
@@ -170,6 +250,8 @@ def _terminal(out: Console, section: dict[str, Any], quiet: bool) -> None:
             out.print(f"[yellow]warning:[/] the changed settings are not valid: {pr}", highlight=False)
         for n in f["notes"]:
             out.print(f"note: {n}", highlight=False)
+    if section.get("consolidation"):
+        _terminal_consolidation(out, section["consolidation"])
 
 
 def register(app: typer.Typer) -> None:
@@ -183,9 +265,13 @@ def register(app: typer.Typer) -> None:
         json_out: Optional[Path] = typer.Option(None, "--json", help="Write the what-if report as JSON (section 'whatif')."),
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML page with charts."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only partitions changed or starved."),
+        onto: list[str] = typer.Option([], "--onto", help="Consolidate the measured partitions onto NAME=CORES[:MEMORY_GB] (repeatable)."),
+        wpar: Optional[str] = typer.Option(None, "--wpar", help="Size one global LPAR for these LPARs as WPARs: host1,host2,..."),
+        headroom: float = typer.Option(0.10, "--headroom", help="Share of each target's cores kept free when consolidating."),
     ) -> None:
         """Replay the shared processor pools on measured use: today's settings against changed ones."""
         if source not in ("auto", "sizing", "plan"):
             Console(stderr=True).print("[red]error:[/] --from must be auto, plan or sizing")
             raise typer.Exit(EXIT_USAGE)
-        raise typer.Exit(run(paths, change, changes_file, source, censored_extra, json_out, html_out, quiet))
+        raise typer.Exit(run(paths, change, changes_file, source, censored_extra, json_out, html_out, quiet,
+                             onto, wpar, headroom))
