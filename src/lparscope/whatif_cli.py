@@ -172,6 +172,11 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
             origins.append(origin)
     origin = " and ".join(origins)
     section: dict[str, Any] = {"changes_from": origin, "censored_extra": censored_extra, "frames": frames}
+    from .simulate.ame import estate_ame
+
+    ame = estate_ame(analysis.estate)
+    if ame:
+        section["ame"] = ame
     if targets or wpars:
         section["consolidation"] = consolidation(traces, targets, wpars, headroom, censored_extra)
     report = {"schema": "lparscope.whatif/1", "version": _version(), "whatif": section}
@@ -252,6 +257,18 @@ def _terminal(out: Console, section: dict[str, Any], quiet: bool) -> None:
             out.print(f"note: {n}", highlight=False)
     if section.get("consolidation"):
         _terminal_consolidation(out, section["consolidation"])
+    for host, m in (section.get("ame") or {}).items():
+        rec, runs = m.get("recommended"), m.get("across_runs") or {}
+        line = f"\n[bold]AME {host}[/]: {m['runs']} amepat run(s)"
+        if rec:
+            line += (f"; recommended factor {rec['factor']} = {rec['true_memory_mb']:.0f} MB true memory, "
+                     f"AME CPU {rec['ame_cpu'] if rec['ame_cpu'] is not None else '?'} cores")
+        if m.get("knee"):
+            k = m["knee"]
+            line += f"; most memory saved per AME core at factor {k['factor']} ({k['true_memory_mb']:.0f} MB, {k['ame_cpu']} cores)"
+        out.print(line, highlight=False)
+        if runs.get("oscillating"):
+            out.print(f"[yellow]warning:[/] {host}: {runs['verdict']} ({runs['source']})", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

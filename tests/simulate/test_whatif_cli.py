@@ -79,3 +79,9 @@ def test_consolidation_onto_targets_and_wpar_sizing(tmp_path: Path) -> None:
     assert g["wpars"] == ["aix1", "aix4"] and g["recommended_vp"] >= g["peak_of_sum"]
     r = runner.invoke(app, ["whatif", EXAMPLE, "--onto", "p10a=lots"])
     assert r.exit_code == 2 and "NAME=CORES" in r.output
+
+
+def test_ame_model_of_the_example_amepat_report(tmp_path: Path) -> None:
+    m = _run(tmp_path)["ame"]["aix3"]
+    assert m["runs"] == 1 and m["recommended"]["factor"] == 1.44
+    assert all(r["true_memory_mb"] == round(m["expanded_memory_mb"] / r["factor"], 1) for r in m["curve"])
