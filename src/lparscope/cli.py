@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 
 from . import __version__
-from .report.fixscript import render_fix_script
+from .report.fixscript import render_fix_scripts
 from .report.json_report import build_report, dumps
 from .pipeline_guard import describe, guarded_charts
 from .report.terminal import View, render_terminal
@@ -36,6 +36,10 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 from .collect import register as register_collector  # noqa: E402
 
 register_collector(app)
+
+from .whatif_cli import register as register_whatif  # noqa: E402
+
+register_whatif(app)
 
 
 def _print_version(value: bool) -> None:
@@ -119,7 +123,7 @@ def analyze(
     paths: list[str] = typer.Argument(..., help="Files, folders or .tar/.tgz/.zip bundles of command outputs."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1)."),
     html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report."),
-    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write a commented ksh fix script (never run)."),
+    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write the plan's fix scripts: PATH (an index), PATH-<host>.ksh per host, PATH-hmc.sh (never run; see docs/plan.md)."),
     xlsx: Optional[Path] = typer.Option(None, "--xlsx", help="Write inventory, frames and findings as an Excel workbook."),
     peak: Optional[str] = typer.Option(None, "--peak", help="Peak window for sizing from nmon data, e.g. 08:00-18:30 (detected when absent)."),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the nmon recordings were taken in, e.g. Europe/Paris (they carry none)."),
@@ -180,6 +184,9 @@ def analyze(
         render_terminal(report, out, view=view)
     except Exception as exc:
         internal.append(f"terminal report: {describe(exc)}")
+    if any(i.kind == "nmon" for i in analysis.estate.inputs):
+        from .nmon.native import describe as nmon_path
+        err.print(nmon_path(), highlight=False)  # once per run: which nmon reader path was used
     written: list[tuple[str, Path]] = []
     failed = False
 
@@ -201,7 +208,15 @@ def analyze(
     if xlsx:
         from .report.frame import export_xlsx
         emit("Excel", xlsx, lambda p: export_xlsx(report, p))
-    emit("fix script", fix_script, lambda p: p.write_text(render_fix_script(report), encoding="utf-8"))
+    if fix_script:
+        try:
+            scripts = render_fix_scripts(report.get("plan") or {}, fix_script)
+        except Exception as exc:  # the other reports are written all the same
+            internal.append(f"{fix_script}: internal error while writing it: {describe(exc)}")
+            err.print(f"[red]internal error:[/] cannot write {fix_script}: {describe(exc)}", highlight=False)
+            scripts = {}
+        for target, text in scripts.items():
+            emit("fix script", target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
     for label, target in written:
         out.print(f"{label} report: {target}", highlight=False, soft_wrap=True)
     ok = not failed
@@ -271,6 +286,8 @@ def nmon_export(
     try:
         from .nmon import export, read_nmon
         rec = read_nmon(file, tz=tz)
+        from .nmon.native import describe
+        err.print(describe(), highlight=False)
         outdir.mkdir(parents=True, exist_ok=True)
         written = export(rec, to, outdir)  # type: ignore[arg-type]
     except (OSError, ImportError, ValueError) as exc:

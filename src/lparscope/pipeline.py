@@ -6,6 +6,7 @@ import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import time
+from typing import Any
 from pathlib import PurePath
 
 from .pipeline_guard import describe
@@ -19,6 +20,7 @@ from .sizing.measured import size_estate
 from .sources import parsers
 from .sources.base import Parsed
 from .sources.detect import Segment, split_and_classify
+from .sources.filenames import classify_with_hint, not_command_output
 
 
 @dataclass
@@ -26,12 +28,13 @@ class Analysis:
     estate: Estate
     findings: list[Finding]
     problems: list[str] = field(default_factory=list)  # rules or stages that failed
+    plan: Any = None  # lparscope.plan.Plan: the findings' changes merged, checked and ordered
     internal: list[str] = field(default_factory=list)  # unexpected errors (bugs): inputs, stages, rules
 
     def __post_init__(self) -> None:
         if not self.internal:
             self.internal = [f"{i.path}:{i.line}: {i.reason}" for i in self.estate.inputs if i.internal]
-            self.internal += [p for p in self.problems if p.startswith(("rule ", "internal error"))]
+            self.internal += [p for p in self.problems if p.startswith(("rule ", "internal error", "plan failed"))]
 
 
 def short_host(name: str) -> str:
@@ -40,10 +43,13 @@ def short_host(name: str) -> str:
     return name if not name or name[0].isdigit() else name.split(".")[0]
 
 
-def _file_host(segments_hosts: list[str | None], folder: str, display: str) -> str:
+def _file_host(segments_hosts: list[str | None], folder: str, display: str, name_host: str | None = None) -> str:
+    """The content's host, else the host the file name starts with, else the folder's name."""
     for h in segments_hosts:
         if h:
             return short_host(h)
+    if name_host:
+        return short_host(name_host)
     return folder or PurePath(display.split("!")[-1]).stem
 
 
@@ -102,6 +108,10 @@ PROBE_BYTES = 64 * 1024  # a large file whose first 64 KB hold no supported outp
 
 def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[str, str]) -> None:
     """One text file: cut into command outputs, each parsed and folded into its host on its own."""
+    why_not = not_command_output(f.display, f.text)
+    if why_not:  # documents, scripts, images: reported, never a host
+        estate.inputs.append(InputStatus(f.display, 1, None, "", "unrecognised", f"not command output ({why_not})"))
+        return
     if len(f.text) > PROBE_BYTES and not any(s.kind for s in split_and_classify(f.text[:PROBE_BYTES], registry)):
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder, "unrecognised",
                                          f"large file ({len(f.text) // 1024} KB) with no supported command output "
@@ -109,7 +119,7 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
         return
     texts[f.display] = f.text
     try:
-        segments = split_and_classify(f.text, registry)
+        segments, hint, shift = classify_with_hint(f.text, f.display, registry)
     except Exception as exc:
         _internal(estate, f.display, 1, None, f.folder, "cutting it into command outputs", exc)
         return
@@ -124,29 +134,32 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
                 error = f"internal error in the {seg.kind} parser: {describe(exc)}"
         results.append((seg, parsed, error))
     hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]
-    default_host = _file_host(hosts, f.folder, f.display)
+    default_host = _file_host(hosts, f.folder, f.display, hint.host if hint else None)
+    hint_note = hint.describe() if hint else ""
     if not segments:
         estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
     for (seg, parsed, error), own in zip(results, hosts):
         host_name = short_host(own) if own else default_host
-        offset = seg.start - 1
-        notes = list(seg.notes)
+        offset = seg.start - 1 - shift
+        first = max(seg.start - shift, 1)
+        notes = [(n - shift, m) for n, m in seg.notes]
         if parsed is None:
-            estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, "unrecognised",
+            estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, "unrecognised",
                                              error or seg.reason, notes, internal=bool(error)))
             continue
         warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
+        if parsed.records:  # records the model cannot hold are warnings too: nothing is dropped silently
+            try:
+                warnings += build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[arg-type]
+            except Exception as exc:
+                _internal(estate, f.display, first, seg.kind, host_name, "adding it to the estate model", exc)
+                continue
         status = "partly" if warnings else "parsed"
         if not parsed.records:
             status = "unrecognised" if not warnings else "partly"
-        if parsed.records:
-            try:
-                build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[arg-type]
-            except Exception as exc:
-                _internal(estate, f.display, seg.start, seg.kind, host_name, "adding it to the estate model", exc)
-                continue
-        estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, status,
-                                         "no records found" if not parsed.records else "", warnings))
+        note = "no records found" if not parsed.records else ""
+        estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,
+                                         "; ".join(x for x in (note, hint_note) if x), warnings))
 
 
 def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None = None) -> None:
@@ -176,20 +189,31 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
     except Exception as exc:
         _internal(estate, f.display, 1, "nmon", host_name, "adding the nmon recording to the estate model", exc)
         return
-    estate.inputs.append(InputStatus(f.display, 1, "nmon", host_name, "partly" if warnings else "parsed",
-                                     "" if rec.tables else "no snapshots found", warnings))
+    unread: dict[str, int] = {}  # BBBP commands no parser reads, with their first line
     for command, first_line, text in rec.bbbp_outputs:
         # Each BBBP output line is one file line; a prompt line naming the command is put in front.
         try:
-            for seg in split_and_classify(f"# {command}\n{text}", registry):
-                if seg.kind is None:
-                    continue
-                parsed = registry[seg.kind].parse(seg.text)
-                offset = first_line - 2 + (seg.start - 1)
-                if parsed.records:
-                    build.apply(host, seg.kind, parsed, f.display, offset)
+            segments = split_and_classify(f"# {command}\n{text}", registry)
         except Exception as exc:
-            _internal(estate, f.display, first_line, None, host_name, f"reading the BBBP output of {command!r}", exc)
+            warnings.append((first_line, f"BBBP output of '{command}': internal error: {describe(exc)}"))
+            continue
+        for seg in segments:
+            offset = first_line - 2 + (seg.start - 1)
+            where = max(offset + 1, first_line)
+            if seg.kind is None:
+                unread.setdefault(command, where)
+                continue
+            try:
+                parsed = registry[seg.kind].parse(seg.text)
+                warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
+                if parsed.records:
+                    warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))
+            except Exception as exc:  # a parser or model bug must not end the run
+                warnings.append((where, f"BBBP output of '{command}': internal error: {describe(exc)}"))
+    if unread:
+        warnings.append((min(unread.values()), "BBBP outputs no parser reads: " + ", ".join(unread)))
+    estate.inputs.append(InputStatus(f.display, 1, "nmon", host_name, "partly" if warnings else "parsed",
+                                     "" if rec.tables else "no snapshots found", warnings))
 
 
 def _lines_of(path: str, wanted: set[int]) -> dict[int, str]:
@@ -261,4 +285,15 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
         _with_excerpts(findings, texts)
     except Exception as exc:
         problems.append(f"internal error while adding excerpts to the evidence: {describe(exc)}")
-    return Analysis(estate, findings, problems)
+    return Analysis(estate, findings, problems, plan_for(estate, findings, problems))
+
+
+def plan_for(estate: Estate, findings: list[Finding], problems: list[str]) -> Any:
+    """The plan stage; a failure there is reported as a problem, never ends the run."""
+    from .plan import build_plan
+
+    try:
+        return build_plan(estate, findings)
+    except Exception as exc:  # the findings are still worth reporting without a plan
+        problems.append(f"internal error while planning the changes: {describe(exc)}")
+        return None

@@ -152,7 +152,7 @@ def test_charts_and_writer_failures_leave_other_reports(tmp_path: Path, monkeypa
     from lparscope.report import nmon_charts
 
     monkeypatch.setattr(nmon_charts, "estate_charts", lambda estate: 1 / 0)
-    monkeypatch.setattr(cli, "render_fix_script", lambda report: (_ for _ in ()).throw(KeyError("plan")))
+    monkeypatch.setattr(cli, "render_fix_scripts", lambda plan, target: (_ for _ in ()).throw(KeyError("plan")))
     code, out, report = run_cli(tmp_path, good(tmp_path))
     assert code == 3, out
     written = {p.name for p in (tmp_path / "out").iterdir()}
