@@ -16,6 +16,7 @@ It needs openpyxl (>= 3.0), imported only when called.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ def _pool_table(estate: Estate, fr: Frame) -> list[dict[str, Any]]:
 
 
 def _memory_table(fr: Frame) -> dict[str, Any]:
-    from ..rules.frame_memory import divisor, memory_budget
+    from ..rules.frame.memory import divisor, memory_budget
 
     rows = []
     for p in sorted(fr.partitions.values(), key=lambda p: (p.id or 0, p.name)):
@@ -73,7 +74,7 @@ def _memory_table(fr: Frame) -> dict[str, Any]:
 
 
 def _topology(estate: Estate, fr: Frame) -> dict[str, Any]:
-    from ..rules.frame_vios import _seas_of
+    from ..rules.frame.sea import seas_of
 
     vios = []
     for v in fr.vios:
@@ -81,7 +82,7 @@ def _topology(estate: Estate, fr: Frame) -> dict[str, Any]:
                      "trunks": [{"slot": t.slot, "pvid": t.pvid, "vlans": t.vlans, "priority": t.priority,
                                  "vswitch": t.vswitch} for t in v.veth if t.trunk],
                      "seas": [{k: (str(x) if x is not None else None) for k, x in s.items() if k != "evidence"}
-                              for s in _seas_of(estate, fr, v)],
+                              for s in seas_of(estate, fr, v)],
                      "vscsi_clients": sorted({s.remote_name or str(s.remote_id) for s in v.vscsi if s.adapter_type == "server"}),
                      "vfc_clients": sorted({s.remote_name or str(s.remote_id) for s in v.vfc if s.adapter_type == "server"})})
     vlans: dict[tuple[str, int], dict[str, Any]] = {}
@@ -156,7 +157,7 @@ def _partition_row(p: FramePartition) -> dict[str, Any]:
 
 def frame_section(estate: Estate) -> list[dict[str, Any]]:
     """One JSON-ready dict per frame."""
-    from ..rules.frame_cpu import profile_drift
+    from ..rules.frame.profiles import profile_drift
 
     out = []
     for fr in sorted((f for f in (estate.frames or {}).values() if isinstance(f, Frame)), key=lambda f: f.name):
@@ -198,15 +199,29 @@ def _cell(v: Any) -> Any:
     return str(v)
 
 
+# Characters a worksheet cannot hold (XML 1.0 forbids them): stripped, so one odd byte in an
+# input never costs the workbook.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def xlsx_safe(v: Any) -> Any:
+    """A cell value a worksheet accepts: control characters stripped, inf / NaN written as text."""
+    if isinstance(v, str):
+        return _CONTROL.sub("", v)
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    return v
+
+
 def _sheet(wb: Any, title: str, rows: list[dict[str, Any]], columns: list[str] | None = None) -> None:
-    ws = wb.create_sheet(re.sub(r"[\[\]:*?/\\]", "_", title)[:31])
-    cols = columns or list(dict.fromkeys(k for r in rows for k in r))
+    ws = wb.create_sheet(re.sub(r"[\[\]:*?/\\]", "_", xlsx_safe(title))[:31] or "sheet")
+    cols = [xlsx_safe(str(c)) for c in (columns or list(dict.fromkeys(k for r in rows for k in r)))]
     ws.append(cols)
     for r in rows:
         ws.append([None] * len(cols))
         for j, c in enumerate(cols, start=1):
             cell = ws.cell(row=ws.max_row, column=j)
-            v = _cell(r.get(c))
+            v = xlsx_safe(_cell(r.get(c)))
             cell.value = v
             if isinstance(v, str):
                 cell.data_type = "s"  # text from the inputs is stored as text, never as a formula
