@@ -51,9 +51,9 @@ def test_readme_test_command_passes_in_a_fresh_clone(tmp_path: Path) -> None:
                                   if not os.environ.get("VIRTUAL_ENV") or not p.startswith(os.environ["VIRTUAL_ENV"]))
     env.setdefault("PIP_DISABLE_PIP_VERSION_CHECK", "1")
     env.setdefault("CARGO_NET_OFFLINE", "true")  # the optional native build uses cached crates or is skipped
-    res = subprocess.run(["bash", "-c", command + " -q -p no:cacheprovider"], cwd=clone, env=env,
+    res = subprocess.run(["bash", "-c", command + " -p no:cacheprovider"], cwd=clone, env=env,
                          capture_output=True, text=True, timeout=3600)
     tail = "\n".join((res.stdout + res.stderr).splitlines()[-40:])
     assert res.returncode == 0, tail
-    summary = res.stdout.strip().splitlines()[-1]
+    summary = res.stdout.strip().splitlines()[-1]  # "N passed, M skipped in S s"
     assert "passed" in summary and "failed" not in summary and "error" not in summary, tail
