@@ -32,7 +32,10 @@ def host_charts(host: Host) -> list[dict[str, Any]]:
     disk, net = t.get("DISKBUSY"), t.get("NET")
     if not t:
         return []
-    base = lpar or mem or disk or next(iter(t.values()))
+    # an empty table is falsy: test for None, and skip sections with a header and no snapshot
+    base = next((tab for tab in (lpar, mem, disk, *t.values()) if tab is not None and len(tab.times)), None)
+    if base is None:
+        return []  # (``AAA,`` then ``LPAR,,``): nothing to draw
     physc = np.asarray(lpar.column("PhysicalCPU"), dtype=float) if lpar is not None and "PhysicalCPU" in lpar.columns else None
     pool_idle = np.asarray(lpar.column("PoolIdle"), dtype=float) if lpar is not None and "PoolIdle" in lpar.columns else None
     s = host.sizing
