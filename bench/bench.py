@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--skip-pure", action="store_true", help="do not time the pure path")
     ap.add_argument("--hosts", default="100,1000", help="estate sizes (hosts), comma-separated")
+    ap.add_argument("--no-serial", action="store_true", help="do not also time the estates with a serial parse")
     ap.add_argument("--only", choices=["nmon", "estate", "version"], action="append")
     args = ap.parse_args(argv)
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -164,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
             t, rss = best([LPARSCOPE, "analyze", str(d), "-q", "--json", os.devnull], args.runs)
             per_host[hosts] = t / hosts
             line("lparscope analyze", t, size, rss, cat, f"  {t / hosts * 1000:.1f} ms/host")
+            if args.no_serial:
+                continue
             t1, rss1 = best([LPARSCOPE, "analyze", str(d), "-q", "--json", os.devnull], args.runs,
                             dict(os.environ, LPARSCOPE_WORKERS="1"))
             line("lparscope analyze (serial parse)", t1, size, rss1, cat, f"  {t1 / hosts * 1000:.1f} ms/host")
