@@ -11,6 +11,8 @@ from lparscope.rules.engine import all_rules
 EXAMPLE = Path(__file__).parents[1] / "examples" / "estate"
 
 EXPECTED = {
+    # health: both VIOS run releases first shipped more than 3 years before the release table's date
+    ("HEALTH-VIOS-LEVEL-OLD", "vios1"), ("HEALTH-VIOS-LEVEL-OLD", "vios2"),
     # processor and memory
     ("CPU-CAPPED-PINNED", "aix2"), ("CPU-EC-BELOW-VP", "aix1"), ("CPU-EC-BELOW-VP", "aix3"),
     ("CPU-UNCAPPED-ABOVE-EC", "aix1"), ("CPU-UNCAPPED-ABOVE-EC", "aix3"), ("CPU-VP-EC-LIMITS", "aix1"),
