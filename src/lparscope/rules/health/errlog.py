@@ -23,7 +23,7 @@ def _stamp(rec: Any) -> str | None:
     title="Permanent hardware or software errors in the error log",
     severity="warning",
     category="health",
-    source="rules-catalogue STO-05/STO-06 (errpt as the first place FC and disk faults show); AIX errpt types PERM, classes H/S",
+    source="rules-catalogue STO-04, STO-06 (errpt is where FC and disk faults show first)",
     rationale="""A PERM entry is an error the system could not recover from by retrying: a failed path, an
     adapter reset, a disk operation error, a core dump. Repeated entries on one resource point at a part or
     a fabric port to replace before it fails for good, and they often explain a performance finding

@@ -24,8 +24,7 @@ _SYSTEM = {"/", "/var", "/tmp"}
     title="File system or its inodes nearly full",
     severity="warning",
     category="health",
-    source="AIX system administration practice (df -g/-m/-k; chfs); stricter levels for / /var /tmp "
-           "because the system writes there (rules-catalogue has no number: thresholds configurable)",
+    source="rules-catalogue MEM-09 (system file systems hold paging, dumps and logs; the thresholds are lparscope's own and configurable)",
     rationale="""A full file system stops whatever writes to it: a full /var stops logging, the error
     daemon and dumps; a full /tmp breaks installations and sort work; a full / can stop logins. Inodes run
     out separately from blocks on JFS (fixed nbpi) and on JFS2 when the space is gone. Growing a JFS2 file

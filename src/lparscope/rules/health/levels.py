@@ -29,8 +29,7 @@ def _today() -> date:
     title="System firmware from an old release stream",
     severity="info",
     category="health",
-    source="rules-catalogue VIOS-09 (levels behind FLRT are advisory); 000_31a80e54567cd02b.txt §3.4 "
-           "(features gated by firmware level, e.g. AMD needs FW740); release months: lparscope's dated table (K)",
+    source="000_31a80e54567cd02b.txt §3.4 (features gated by firmware level, e.g. AMD needs FW740); rules-catalogue VIOS-09",
     rationale="""Features and fixes arrive with firmware streams (AMD needs FW740, DPO FW760, vNIC failover
     FW860, NPIV multiqueue FW940). A system still on a stream that first shipped years ago misses them and
     may be past its end of service pack support. The months come from a table shipped with lparscope; its
@@ -65,8 +64,7 @@ def firmware_old(host: Host, cfg: Config) -> Iterator[Finding]:
     title="VIOS release first shipped years ago",
     severity="info",
     category="vios",
-    source="rules-catalogue VIOS-09 (ioslevel behind the FLRT recommendation is advisory); "
-           "release months: lparscope's dated table (K)",
+    source="rules-catalogue VIOS-09 (ioslevel behind the FLRT recommendation is advisory)",
     rationale="""An old VIOS release lacks fixes and features that later rules rely on (NPIV multiqueue
     needs 3.1.2, vNIC failover 2.2.5) and may be out of support. Update one VIOS of the pair at a time,
     after failing its traffic over to the partner. The months come from a table shipped with lparscope;

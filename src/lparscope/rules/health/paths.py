@@ -36,7 +36,7 @@ def _vscsi_adapters(host: Host) -> int:
     title="Disk with failed, missing or too few enabled paths",
     severity="warning",
     category="storage",
-    source="rules-catalogue STO-10; 000_31a80e54567cd02b.txt §3.5.3 (two VIOS give each client disk two paths)",
+    source="rules-catalogue STO-10, STO-13; 000_31a80e54567cd02b.txt §3.5.3 (two VIOS give each client disk two paths)",
     rationale="""MPIO hides a failed path: I/O carries on over the others, so a disk can run for months on
     one path until the next fabric or VIOS outage takes it down. A disk with no Enabled path has no I/O
     at all. A disk with fewer enabled paths than its sibling disks (disks on the same kind of adapter),
