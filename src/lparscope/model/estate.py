@@ -175,6 +175,7 @@ class Host:
     vmstat_snapshots: list[dict[str, Setting]] = field(default_factory=list)  # each -v output, in order
     cpu: Series | None = None  # lparstat interval samples
     disk_io: dict[str, Series] = field(default_factory=dict)  # iostat -D per disk
+    io_totals: dict[str, Series] = field(default_factory=dict)  # iostat rows that are not disks: "Physical", vscsi0 ...
     vscsi_mappings: list[Any] = field(default_factory=list)
     npiv_mappings: list[Any] = field(default_factory=list)
     net_mappings: list[Any] = field(default_factory=list)
