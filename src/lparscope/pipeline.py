@@ -10,7 +10,7 @@ from pathlib import PurePath
 
 from .inputs import Collected, InputFile, Limits, collect
 from .model import build
-from .model.frame import build_frames
+from .model.frame_build import build_frames
 from .model.estate import Estate, Evidence, InputStatus
 from .rules.config import Config
 from .rules.engine import Finding, run

@@ -1,6 +1,6 @@
 """The frame-wide view: managed systems as the HMC sees them, joined with the hosts' own outputs.
 
-``build_frames(estate)`` reads every HMC record kept on the hosts (``lssyscfg``, ``lshwres``,
+``build_frames(estate)`` (in ``model/frame_build.py``) reads every HMC record kept on the hosts (``lssyscfg``, ``lshwres``,
 ``lslparutil`` and HMC Scanner sheets, see ``sources/hmc_*.py`` and ``sources/hmcscanner.py``)
 and returns one :class:`Frame` per managed system, by system name:
 
@@ -41,15 +41,16 @@ HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner")
 _NONE = {"", "none", "null", "unavailable", "n/a", "-"}
 
 
-def _s(v: Any) -> str | None:
+# HMC values as typed Python values: "none", "null", "unavailable", "n/a" and "-" read as absent.
+def opt_str(v: Any) -> str | None:
     if v is None:
         return None
     t = str(v).strip()
     return None if t.lower() in _NONE else t
 
 
-def _f(v: Any) -> float | None:
-    t = _s(v)
+def opt_float(v: Any) -> float | None:
+    t = opt_str(v)
     if t is None:
         return None
     try:
@@ -58,8 +59,8 @@ def _f(v: Any) -> float | None:
         return None
 
 
-def _i(v: Any) -> int | None:
-    x = _f(v)
+def opt_int(v: Any) -> int | None:
+    x = opt_float(v)
     return None if x is None else int(round(x))
 
 
@@ -77,10 +78,10 @@ def hpt_mb(max_memory_mb: float, divisor: float) -> int:
     return 2 ** max(0, math.ceil(math.log2(raw) - 1e-12))
 
 
-def _int_list(v: Any) -> list[int]:
+def int_list(v: Any) -> list[int]:
     out = []
     for part in re.split(r"[,\s]+", str(v or "")):
-        n = _i(part)
+        n = opt_int(part)
         if n is not None:
             out.append(n)
     return out
@@ -323,13 +324,6 @@ def vios_pairs(estate: Estate, fr: Frame) -> list[tuple[str, str]]:
             if serves[a] & serves[b]:
                 out.append((a, b))
     return out
-
-
-def build_frames(estate: Estate) -> dict[str, Frame]:
-    """Every managed system in the HMC data, with its partitions joined to the hosts analysed."""
-    from .frame_build import _Builder  # the record reader lives in its own module
-
-    return _Builder(estate).build()
 
 
 def frame_of_host(estate: Estate, host_name: str) -> tuple[Frame, FramePartition] | None:

@@ -11,396 +11,46 @@ with doubled quotes::
 A quoted value may span lines (``lshmc -V``). With ``-F a,b,c`` the HMC prints only the
 values, in the order asked, separated by the delimiter used in the ``-F`` list.
 
-This module holds the splitter, the command-line reader, the generic :class:`HmcObject`
-record and the typed readers for the slash-separated adapter lists of profiles.
-Private to the HMC parsers (``hmc_syscfg``, ``hmc_hwres``, ``hmc_util``).
+This module splits lines into records and records into fields, cuts a file into the sections
+of its commands and reads each into :class:`HmcObject` records. The records and typed value
+readers are in ``_hmc_values``, the command line in ``_hmc_command``, the slash-separated
+adapter lists of profiles in ``_hmc_adapters``. Private to the HMC parsers (``hmc_syscfg``,
+``hmc_hwres``, ``hmc_util``, ``hmc_lshmc``) and the frame model.
 """
 
 from __future__ import annotations
 
 import csv
 import re
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypedDict
 
-from .base import Parsed, Prompt, command_matches, leading_prompt, split_lines, strip_ansi, to_float, to_int
+from ._hmc_command import (
+    HmcCommand,
+    infer_resource,
+    parse_command,
+    resource_name,
+)
+from ._hmc_values import (
+    HmcMessage,
+    HmcObject,
+)
+from .base import (
+    Parsed,
+    Prompt,
+    command_matches,
+    leading_prompt,
+    split_lines,
+    strip_ansi,
+)
 
 _KEY_RE = re.compile(r"^[A-Za-z_][\w.]*$")
-NONE_VALUES = frozenset({"", "none", "null", "unavailable", "n/a"})
+
+
 # "HSCL0001 ...", "HSCLA4C0 The managed system does not support ..." (HMC error messages)
 MESSAGE_RE = re.compile(r"^(?P<code>HSC[A-Z][0-9A-F]{3,5})\s+(?P<text>.+)$")
 NO_RESULTS_RE = re.compile(r"^No results were found\.?\s*$", re.I)
 DUMP_MARKER_RE = re.compile(r"^###command:(?P<cmd>.*?)###\s*$")
-
-
-# --- records -------------------------------------------------------------------------
-
-
-@dataclass
-class HmcObject:
-    """One object of ``lssyscfg`` / ``lshwres`` (and other attribute=value HMC listings).
-
-    ``resource`` names what the line describes: "sys", "lpar", "prof", "proc-sys",
-    "proc-lpar", "proc-pool", "procpool", "mem-sys", "mem-lpar", "veth", "vscsi", "vfc",
-    "vserial", "vslot", "io-slot", ... ``system`` is the managed system (``-m`` on the
-    command line, or the object's own name for ``-r sys``).
-    """
-
-    resource: str
-    attrs: dict[str, str]
-    line: int
-    system: str | None = None
-    lines: dict[str, int] = field(default_factory=dict)
-
-    def get(self, key: str) -> str | None:
-        """The value, or None when absent or one of none/null/unavailable."""
-        v = self.attrs.get(key)
-        return None if v is None or v.strip().lower() in NONE_VALUES else v
-
-    def int(self, key: str) -> int | None:
-        return as_int(self.attrs, key)
-
-    def float(self, key: str) -> float | None:
-        return as_float(self.attrs, key)
-
-    @property
-    def name(self) -> str | None:
-        """Partition name (``lpar_name``) or, failing that, the object's ``name``."""
-        return self.attrs.get("lpar_name") or self.attrs.get("name")
-
-    @property
-    def lpar_id(self) -> int | None:
-        return as_int(self.attrs, "lpar_id")
-
-
-@dataclass
-class HmcMessage:
-    """An HMC error or information message printed instead of data (``HSCLA4C0 ...``)."""
-
-    code: str
-    text: str
-    line: int
-    command: str | None = None
-
-
-# --- typed value readers ---------------------------------------------------------------
-
-
-def as_int(attrs: dict[str, str], key: str) -> int | None:
-    v = attrs.get(key)
-    return None if v is None or v.strip().lower() in NONE_VALUES else to_int(v)
-
-
-def as_float(attrs: dict[str, str], key: str) -> float | None:
-    v = attrs.get(key)
-    return None if v is None or v.strip().lower() in NONE_VALUES else to_float(v)
-
-
-def as_bool(attrs: dict[str, str], key: str) -> bool | None:
-    """1/0, true/false, yes/no, on/off; None when absent or unreadable."""
-    v = (attrs.get(key) or "").strip().lower()
-    if v in {"1", "true", "yes", "on", "enabled"}:
-        return True
-    if v in {"0", "false", "no", "off", "disabled"}:
-        return False
-    return None
-
-
-def ratio(value: str | None) -> int | None:
-    """The divisor of an HPT ratio: "1:64" -> 64; None when not a ratio."""
-    m = re.match(r"^\s*1\s*:\s*(\d+)\s*$", value or "")
-    return int(m.group(1)) if m else None
-
-
-def split_list(value: str | None) -> list[str]:
-    """Elements of a comma list; an element holding commas is double-quoted (``"2/1/1/3,4,5/0/1"``)."""
-    if value is None or value.strip().lower() in NONE_VALUES:
-        return []
-    try:
-        row = next(csv.reader([value.strip()], skipinitialspace=True))
-    except (csv.Error, StopIteration):
-        row = value.split(",")
-    return [e.strip() for e in row if e.strip()]
-
-
-def int_list(value: str | None) -> list[int]:
-    """VLAN ids and the like: "10,11" -> [10, 11] (non-numbers skipped)."""
-    out = []
-    for e in split_list(value):
-        n = to_int(e)
-        if n is not None:
-            out.append(n)
-    return out
-
-
-def _opt_int(text: str) -> int | None:
-    return None if text.strip().lower() in NONE_VALUES | {"any"} else to_int(text)
-
-
-def _flag(text: str) -> bool | None:
-    t = text.strip()
-    return True if t == "1" else False if t == "0" else None
-
-
-# --- profile adapter lists -------------------------------------------------------------
-
-
-class VethAdapter(TypedDict):
-    slot: int | None
-    ieee_virtual_eth: bool | None
-    pvid: int | None
-    vlans: list[int]  # additional (802.1Q) VLAN ids
-    trunk_priority: int  # 0 = not a trunk adapter
-    is_trunk: bool
-    is_required: bool | None
-    vswitch: str | None
-    mac: str | None
-    allowed_os_mac: str | None
-    qos_priority: str | None
-    raw: str
-
-
-class VscsiAdapter(TypedDict):
-    slot: int | None
-    adapter_type: str  # "client" / "server"
-    remote_lpar_id: int | None  # None for "any"
-    remote_lpar_name: str | None
-    remote_slot: int | None
-    is_required: bool | None
-    raw: str
-
-
-class VfcAdapter(TypedDict):
-    slot: int | None
-    adapter_type: str
-    remote_lpar_id: int | None
-    remote_lpar_name: str | None
-    remote_slot: int | None
-    wwpns: list[str]
-    is_required: bool | None
-    raw: str
-
-
-class SerialAdapter(TypedDict):
-    slot: int | None
-    adapter_type: str
-    supports_hmc: bool | None
-    remote_lpar_id: int | None
-    remote_lpar_name: str | None
-    remote_slot: int | None
-    is_required: bool | None
-    raw: str
-
-
-class IoSlot(TypedDict):
-    drc_index: str
-    slot_io_pool_id: str | None
-    is_required: bool | None
-    raw: str
-
-
-def _parts(raw: str, n: int) -> list[str]:
-    p = raw.split("/")
-    return p + [""] * (n - len(p))
-
-
-def parse_veth_adapters(value: str | None) -> list[VethAdapter]:
-    """``virtual_eth_adapters`` of a profile.
-
-    Element: ``slot/ieee_virtual_eth/port_vlan_id/[addl_vlan_ids]/[trunk_priority]/is_required
-    [/[vswitch]/[mac]/[allowed_os_mac_addrs]/[qos_priority]]``; e.g. ``7/0/7//1/0`` is a trunk
-    adapter of priority 1 in slot 7 with PVID 7.
-    """
-    out: list[VethAdapter] = []
-    for raw in split_list(value):
-        p = _parts(raw, 10)
-        prio = to_int(p[4]) or 0
-        out.append(VethAdapter(
-            slot=to_int(p[0]), ieee_virtual_eth=_flag(p[1]), pvid=to_int(p[2]), vlans=int_list(p[3]),
-            trunk_priority=prio, is_trunk=prio > 0, is_required=_flag(p[5]), vswitch=p[6] or None,
-            mac=p[7] or None, allowed_os_mac=p[8] or None, qos_priority=p[9] or None, raw=raw))
-    return out
-
-
-def parse_vscsi_adapters(value: str | None) -> list[VscsiAdapter]:
-    """``virtual_scsi_adapters``: ``slot/client|server/[remote_lpar_id]/[remote_lpar_name]/[remote_slot]/is_required``."""
-    out: list[VscsiAdapter] = []
-    for raw in split_list(value):
-        p = _parts(raw, 6)
-        out.append(VscsiAdapter(slot=to_int(p[0]), adapter_type=p[1], remote_lpar_id=_opt_int(p[2]),
-                                remote_lpar_name=p[3] or None, remote_slot=_opt_int(p[4]),
-                                is_required=_flag(p[5]), raw=raw))
-    return out
-
-
-def parse_vfc_adapters(value: str | None) -> list[VfcAdapter]:
-    """``virtual_fc_adapters``: ``slot/client|server/remote_lpar_id/remote_lpar_name/remote_slot/[wwpns]/is_required``."""
-    out: list[VfcAdapter] = []
-    for raw in split_list(value):
-        p = raw.split("/")
-        if len(p) < 7:
-            p = p + [""] * (7 - len(p))
-        required = p[-1] if len(p) >= 7 else ""
-        wwpns = "/".join(p[5:-1]) if len(p) >= 7 else p[5]
-        out.append(VfcAdapter(slot=to_int(p[0]), adapter_type=p[1], remote_lpar_id=_opt_int(p[2]),
-                              remote_lpar_name=p[3] or None, remote_slot=_opt_int(p[4]),
-                              wwpns=[w for w in re.split(r"[,\s]+", wwpns) if w], is_required=_flag(required),
-                              raw=raw))
-    return out
-
-
-def parse_serial_adapters(value: str | None) -> list[SerialAdapter]:
-    """``virtual_serial_adapters``: ``slot/type/supports_hmc/remote_lpar_id/remote_lpar_name/remote_slot/is_required``."""
-    out: list[SerialAdapter] = []
-    for raw in split_list(value):
-        p = _parts(raw, 7)
-        out.append(SerialAdapter(slot=to_int(p[0]), adapter_type=p[1], supports_hmc=_flag(p[2]),
-                                 remote_lpar_id=_opt_int(p[3]), remote_lpar_name=p[4] or None,
-                                 remote_slot=_opt_int(p[5]), is_required=_flag(p[6]), raw=raw))
-    return out
-
-
-def parse_io_slots(value: str | None) -> list[IoSlot]:
-    """``io_slots``: ``drc_index/[slot_io_pool_id]/is_required``."""
-    out: list[IoSlot] = []
-    for raw in split_list(value):
-        p = _parts(raw, 3)
-        pool = p[1] if p[1].strip().lower() not in NONE_VALUES else None
-        out.append(IoSlot(drc_index=p[0], slot_io_pool_id=pool, is_required=_flag(p[2]), raw=raw))
-    return out
-
-
-# --- the command line ------------------------------------------------------------------
-
-
-@dataclass
-class HmcCommand:
-    """What a prompt's HMC command line asks for."""
-
-    program: str = ""
-    resource: str | None = None  # -r
-    level: str | None = None  # --level
-    rsubtype: str | None = None  # --rsubtype
-    system: str | None = None  # -m
-    fields: list[str] | None = None  # -F list (None: attribute=value form; []: -F alone)
-    delimiter: str = ","
-    header: bool = False  # --header
-
-
-def parse_command(command: str) -> HmcCommand:
-    try:
-        argv = shlex.split(command)
-    except ValueError:
-        argv = command.split()
-    out = HmcCommand(program=argv[0].rsplit("/", 1)[-1] if argv else "")
-    i = 1
-    while i < len(argv):
-        a = argv[i]
-        nxt = argv[i + 1] if i + 1 < len(argv) else None
-        if a == "-r" and nxt:
-            out.resource, i = nxt, i + 1
-        elif a == "--level" and nxt:
-            out.level, i = nxt, i + 1
-        elif a == "--rsubtype" and nxt:
-            out.rsubtype, i = nxt, i + 1
-        elif a == "-m" and nxt:
-            out.system, i = nxt, i + 1
-        elif a == "--header":
-            out.header = True
-        elif a == "-F":
-            if nxt is not None and not nxt.startswith("-"):
-                m = re.search(r"[^\w]", nxt)
-                out.delimiter = m.group() if m else ","
-                out.fields = [f for f in nxt.split(out.delimiter) if f]
-                i += 1
-            else:
-                out.fields = []
-        i += 1
-    return out
-
-
-_VIO_NAMES = {"eth": "veth", "scsi": "vscsi", "fc": "vfc", "serial": "vserial", "slot": "vslot"}
-
-
-def resource_name(cmd: HmcCommand) -> str | None:
-    """The record resource for a command: ``lshwres -r proc --level lpar`` -> "proc-lpar"."""
-    r = cmd.resource
-    if not r:
-        return None
-    if cmd.program == "lshwres":
-        if r in ("proc", "mem"):
-            return f"{r}-{cmd.level or 'sys'}"
-        if r == "virtualio":
-            base = _VIO_NAMES.get(cmd.rsubtype or "", f"virtualio-{cmd.rsubtype or 'unknown'}")
-            return f"{base}-sys" if cmd.level == "sys" else base
-        if cmd.rsubtype:
-            return f"{r}-{cmd.rsubtype}"
-        return r
-    if cmd.program == "lslparutil":
-        return "util-config" if r == "config" else r
-    return r
-
-
-def infer_resource(attrs: dict[str, str]) -> str | None:
-    """The resource of an attribute=value line read without its command line."""
-    k = attrs.keys()
-    if "resource_type" in k and "time" in k:
-        return f"util-{attrs['resource_type']}"  # an lslparutil event
-    if "type_model" in k and "serial_num" in k:
-        return "sys"
-    if "type_model_serial_num" in k and ("sp" in k or "sp_phys_loc" in k):
-        return "sysconn"
-    if "problem_num" in k and "refcode" in k:
-        return "svcevent"
-    if "lpar_name" in k and ("desired_mem" in k or "desired_procs" in k or "desired_proc_units" in k):
-        return "prof"
-    if "name" in k and "lpar_env" in k and "lpar_name" not in k:
-        return "lpar"
-    if "configurable_sys_proc_units" in k or "installed_sys_proc_units" in k:
-        return "proc-sys"
-    if "curr_avail_pool_proc_units" in k or "configurable_pool_proc_units" in k:
-        return "proc-pool"
-    if "shared_proc_pool_id" in k and ("max_pool_proc_units" in k or "curr_reserved_pool_proc_units" in k
-                                       or "lpar_names" in k):
-        return "procpool"
-    if "curr_proc_mode" in k or "curr_proc_units" in k or "curr_procs" in k:
-        return "proc-lpar"
-    if "configurable_sys_mem" in k or "installed_sys_mem" in k:
-        return "mem-sys"
-    if "curr_mem" in k or "curr_min_mem" in k:
-        return "mem-lpar"
-    if "slot_num" in k and "port_vlan_id" in k:
-        return "veth"
-    if "slot_num" in k and "adapter_type" in k:
-        if "wwpns" in k or "topology" in k:
-            return "vfc"
-        if "supports_hmc" in k or "connect_status" in k:
-            return "vserial"
-        return "vscsi"
-    if "curr_max_virtual_slots" in k:
-        return "vslot"
-    if "drc_index" in k and ("unit_phys_loc" in k or "phys_loc" in k or "drc_name" in k):
-        return "io-slot"
-    if "version" in k and "base_version" in k:
-        return "hmc-version"
-    if "hostname" in k and ("ipaddr" in k or "slipipaddr" in k):
-        return "hmc-network"
-    if "ssh" in k and "remotewebui" in k:
-        return "hmc-remote"
-    if k == {"vpd"}:
-        return "hmc-vpd"
-    return None
-
-
-SYSCFG_RESOURCES = frozenset({"sys", "lpar", "prof", "sysprof", "frame", "sysconn", "svcevent"})
-HMC_RESOURCES = frozenset({"hmc-version", "hmc-network", "hmc-remote", "hmc-vpd"})
-HWRES_RESOURCES = frozenset({"proc-sys", "proc-lpar", "proc-pool", "procpool", "mem-sys", "mem-lpar", "veth",
-                             "vscsi", "vfc", "vserial", "vslot", "io-slot"})
-
-
-# --- reading lines ---------------------------------------------------------------------
 
 
 def logical_records(lines: list[str], start: int = 0, end: int | None = None) -> list[tuple[int, str]]:
