@@ -9,18 +9,8 @@ import re
 from typing import Any
 
 from .estate import Evidence
-from .frame import (
-    Frame,
-    FramePartition,
-    SharedPool,
-    VirtualEth,
-    VirtualSlot,
-    int_list,
-    opt_float,
-    opt_int,
-    opt_str,
-    ratio_divisor,
-)
+from .frame import (Frame, FramePartition, SharedPool, VirtualEth, VirtualSlot, int_list, opt_float, opt_int,
+    opt_str, ratio_divisor)
 from .frame_records import FrameSet, HmcItem, record_attrs
 
 _PROC_RUN = {  # profile attribute: lshwres -r proc --level lpar attribute

@@ -28,6 +28,7 @@ class HmcItem:
 
 
 def hmc_records(estate: Estate) -> list[HmcItem]:
+    """Every HMC record kept on the hosts, in host then kind order."""
     out = []
     for host in estate.hosts.values():
         for kind in HMC_KINDS:
@@ -42,24 +43,6 @@ def record_attrs(rec: Any) -> dict[str, str]:
 
 
 def record_kind(rec: Any) -> str:
-    return type(rec).__name__
-
-
-def hmchmc_records(estate: Estate) -> list[HmcItem]:
-    out = []
-    for host in estate.hosts.values():
-        for kind in HMC_KINDS:
-            for s in host.records.get(kind, []):
-                out.append(HmcItem(s.record, s, host))
-    return out
-
-
-def recordrecord_attrs(rec: Any) -> dict[str, str]:
-    a = getattr(rec, "attrs", None)
-    return a if isinstance(a, dict) else {}
-
-
-def recordrecord_kind(rec: Any) -> str:
     return type(rec).__name__
 
 

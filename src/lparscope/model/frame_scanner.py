@@ -7,15 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .frame import (
-    SharedPool,
-    VirtualEth,
-    VirtualSlot,
-    int_list,
-    opt_float,
-    opt_int,
-    opt_str,
-)
+from .frame import SharedPool, VirtualEth, VirtualSlot, int_list, opt_float, opt_int, opt_str
 from .frame_records import FrameSet, HmcItem
 
 _GB = 1024

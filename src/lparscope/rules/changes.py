@@ -9,6 +9,7 @@ and a partition's own outputs do not.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 
 from ..model.estate import Host
 from .engine import Commands
@@ -60,13 +61,41 @@ def root_commands(host: Host, root: list[str]) -> Commands:
     return c
 
 
+def chdev_root(dev: str, attrs: Mapping[str, object], perm: bool = False) -> str:
+    """``chdev -l DEV -a a=1 -a b=2`` as root (AIX, or a VIOS after oem_setup_env). ``perm`` adds
+    ``-P``: the change goes to the ODM only and applies at the next boot (or reconfiguration)."""
+    return f"chdev -l {dev} " + " ".join(f"-a {k}={v}" for k, v in attrs.items()) + (" -P" if perm else "")
+
+
+def chdev_padmin(dev: str, attrs: Mapping[str, object], perm: bool = False) -> str:
+    """``chdev -dev DEV -attr a=1 b=2`` in the VIOS restricted shell; ``perm`` adds ``-perm`` (the
+    padmin spelling of ``-P``)."""
+    return f"chdev -dev {dev} -attr " + " ".join(f"{k}={v}" for k, v in attrs.items()) + (" -perm" if perm else "")
+
+
+def lsattr_root(dev: str, attr: str, allowed: bool = False) -> str:
+    """Read one attribute as root: ``lsattr -El DEV -a ATTR``; ``allowed``: the values it accepts (``-Rl``)."""
+    return f"lsattr -{'R' if allowed else 'E'}l {dev} -a {attr}"
+
+
+def attr_change(host: Host, dev: str, new: Mapping[str, object], old: Mapping[str, object], *, perm: bool = False,
+                padmin: bool | None = None, root_notes: Sequence[str] = (),
+                padmin_notes: Sequence[str] = ()) -> tuple[Commands, Commands]:
+    """Set a device's attributes to ``new`` (the fix) and back to ``old`` (the rollback): the root form
+    always, the padmin form on a VIOS (or as ``padmin`` says). Notes follow the fix's command."""
+    pad = host.is_vios if padmin is None else padmin
+    fix = Commands(root=[chdev_root(dev, new, perm), *root_notes],
+                   padmin=[chdev_padmin(dev, new, perm), *padmin_notes] if pad else [])
+    undo = Commands(root=[chdev_root(dev, old, perm)], padmin=[chdev_padmin(dev, old, perm)] if pad else [])
+    return fix, undo
+
+
 def chdev_perm(host: Host, dev: str, changes: dict[str, str], note: str = "") -> Commands:
     """A device attribute change written to the ODM for the next boot (root and padmin forms)."""
-    root = f"chdev -l {dev} " + " ".join(f"-a {k}={v}" for k, v in changes.items()) + " -P"
-    cmds = Commands(root=[root, "# -P: applies at the next reboot; or detach what uses the adapter (en/SEA/"
-                                "EtherChannel) and run without -P"])
+    cmds = Commands(root=[chdev_root(dev, changes, perm=True), "# -P: applies at the next reboot; or detach what uses "
+                                                                 "the adapter (en/SEA/EtherChannel) and run without -P"])
     if host.is_vios:
-        cmds.padmin = [f"chdev -dev {dev} -attr " + " ".join(f"{k}={v}" for k, v in changes.items()) + " -perm",
+        cmds.padmin = [chdev_padmin(dev, changes, perm=True),
                        "# -perm: applies at the next VIOS restart (fail the SEA over to the partner VIOS first)"]
     if note:
         cmds.root.append(note)

@@ -8,16 +8,8 @@ from __future__ import annotations
 import re
 from typing import TypedDict
 
-from ._hmc_values import (
-    NONE_VALUES,
-    _flag,
-    _opt_int,
-    int_list,
-    split_list,
-)
-from .base import (
-    to_int,
-)
+from ._hmc_values import NONE_VALUES, _flag, _opt_int, int_list, split_list
+from .base import to_int
 
 
 class VethAdapter(TypedDict):

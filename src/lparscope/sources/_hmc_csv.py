@@ -25,24 +25,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ._hmc_command import (
-    HmcCommand,
-    infer_resource,
-    parse_command,
-    resource_name,
-)
-from ._hmc_values import (
-    HmcMessage,
-    HmcObject,
-)
-from .base import (
-    Parsed,
-    Prompt,
-    command_matches,
-    leading_prompt,
-    split_lines,
-    strip_ansi,
-)
+from ._hmc_command import HmcCommand, infer_resource, parse_command, resource_name
+from ._hmc_values import HmcMessage, HmcObject
+from .base import Parsed, Prompt, command_matches, leading_prompt, split_lines, strip_ansi
 
 _KEY_RE = re.compile(r"^[A-Za-z_][\w.]*$")
 
@@ -196,7 +181,6 @@ def is_dump(text: str) -> bool:
     """Whether ``text`` is a multi-command dump cut by ``###command:X###`` lines (the lssyscfg kind reads it)."""
     head = text[:200_000]
     return "###command:" in head and any(DUMP_MARKER_RE.match(ln.strip()) for ln in split_lines(head))
-
 
 
 def detect_objects(text: str, commands: list[str], belongs: Callable[[dict[str, str]], bool]) -> int:

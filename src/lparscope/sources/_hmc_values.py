@@ -10,10 +10,7 @@ import csv
 import re
 from dataclasses import dataclass, field
 
-from .base import (
-    to_float,
-    to_int,
-)
+from .base import to_float, to_int
 
 NONE_VALUES = frozenset({"", "none", "null", "unavailable", "n/a"})
 
@@ -63,8 +60,6 @@ class HmcMessage:
     text: str
     line: int
     command: str | None = None
-
-
 
 
 def as_int(attrs: dict[str, str], key: str) -> int | None:

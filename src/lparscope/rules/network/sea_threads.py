@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Host
+from ..changes import chdev_padmin, chdev_root
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -46,9 +47,9 @@ def sea_thread_without_vscsi(host: Host, cfg: Config) -> Iterator[Finding]:
             continue
         yield finding(sea_thread_without_vscsi, host, sea.name,
                       f"SEA {sea.name} on {host.name} runs threaded but the VIOS maps no virtual SCSI devices.",
-                      evidence=ev, fix=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=0"],
-                                                root=[f"chdev -l {sea.name} -a thread=0"]),
-                      rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=1"], root=[f"chdev -l {sea.name} -a thread=1"]),
+                      evidence=ev, fix=Commands(padmin=[chdev_padmin(sea.name, {"thread": 0})],
+                                                root=[chdev_root(sea.name, {"thread": 0})]),
+                      rollback=Commands(padmin=[chdev_padmin(sea.name, {"thread": 1})], root=[chdev_root(sea.name, {"thread": 1})]),
                       values={"current": "thread=1", "suggested": "thread=0"})
 
 
@@ -71,8 +72,8 @@ def sea_unthreaded_with_vscsi(host: Host, cfg: Config) -> Iterator[Finding]:
             continue
         yield finding(sea_unthreaded_with_vscsi, host, sea.name,
                       f"SEA {sea.name} on {host.name} is not threaded while the VIOS serves virtual SCSI.",
-                      evidence=ev, fix=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=1"], root=[f"chdev -l {sea.name} -a thread=1"]),
-                      rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=0"], root=[f"chdev -l {sea.name} -a thread=0"]),
+                      evidence=ev, fix=Commands(padmin=[chdev_padmin(sea.name, {"thread": 1})], root=[chdev_root(sea.name, {"thread": 1})]),
+                      rollback=Commands(padmin=[chdev_padmin(sea.name, {"thread": 0})], root=[chdev_root(sea.name, {"thread": 0})]),
                       values={"current": "thread=0", "suggested": "thread=1"})
 
 
