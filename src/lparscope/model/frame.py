@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..numbers import finite_float
 from .estate import Estate, Evidence, Host
 
 HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner")
@@ -50,13 +51,11 @@ def opt_str(v: Any) -> str | None:
 
 
 def opt_float(v: Any) -> float | None:
+    """A finite number within range (``inf``, ``nan``, ``1e308`` are refused: None)."""
     t = opt_str(v)
     if t is None:
         return None
-    try:
-        return float(t.replace(",", ".") if t.count(",") == 1 and "." not in t else t)
-    except ValueError:
-        return None
+    return finite_float(t.replace(",", ".") if t.count(",") == 1 and "." not in t else t)
 
 
 def opt_int(v: Any) -> int | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ..numbers import finite_int
 from .frame import Frame, SharedPool, UseSample
 from .frame_records import FrameSet, HmcItem
 
@@ -39,7 +40,7 @@ def settle_use(fs: FrameSet) -> None:
                 if p is not None:
                     p.use = samples
             else:
-                pid = int(who or 0)
+                pid = finite_int(who) or 0
                 pool = fr.pools.setdefault(pid, SharedPool(pid))
                 pool.use = samples
                 if pid == 0 and pool.max_units is None:

@@ -1,6 +1,7 @@
 """The commands a finding proposes, written once for every rule: HMC DLPAR and profile changes
 (processor units, virtual processors, memory, weight) and device attribute changes in their root
-and padmin forms.
+and padmin forms (the one-line builders ``chdev_root``, ``chdev_padmin``, ``lsattr_root`` live in
+``model/commands.py``, below the model's planned changes that print them too).
 
 ``MS`` and ``PROFILE`` stand for the managed system and the profile name, which the HMC knows
 and a partition's own outputs do not.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from ..model.commands import chdev_padmin, chdev_root, lsattr_root  # noqa: F401  (rules import them from here)
 from ..model.estate import Host
 from .engine import Commands
 
@@ -59,23 +61,6 @@ def root_commands(host: Host, root: list[str]) -> Commands:
     if host.is_vios:
         c.padmin = ["oem_setup_env"] + list(root) + ["exit"]
     return c
-
-
-def chdev_root(dev: str, attrs: Mapping[str, object], perm: bool = False) -> str:
-    """``chdev -l DEV -a a=1 -a b=2`` as root (AIX, or a VIOS after oem_setup_env). ``perm`` adds
-    ``-P``: the change goes to the ODM only and applies at the next boot (or reconfiguration)."""
-    return f"chdev -l {dev} " + " ".join(f"-a {k}={v}" for k, v in attrs.items()) + (" -P" if perm else "")
-
-
-def chdev_padmin(dev: str, attrs: Mapping[str, object], perm: bool = False) -> str:
-    """``chdev -dev DEV -attr a=1 b=2`` in the VIOS restricted shell; ``perm`` adds ``-perm`` (the
-    padmin spelling of ``-P``)."""
-    return f"chdev -dev {dev} -attr " + " ".join(f"{k}={v}" for k, v in attrs.items()) + (" -perm" if perm else "")
-
-
-def lsattr_root(dev: str, attr: str, allowed: bool = False) -> str:
-    """Read one attribute as root: ``lsattr -El DEV -a ATTR``; ``allowed``: the values it accepts (``-Rl``)."""
-    return f"lsattr -{'R' if allowed else 'E'}l {dev} -a {attr}"
 
 
 def attr_change(host: Host, dev: str, new: Mapping[str, object], old: Mapping[str, object], *, perm: bool = False,
