@@ -25,8 +25,8 @@ LAYERS: list[set[str]] = [
     {"model"},                      # records -> the estate (hosts, frames, pools, series)
     {"sizing"},                     # measured use -> sizes (pure numbers over the model)
     {"rules"},                      # the estate -> findings
-    {"plan"},                       # findings -> one feasible plan of changes
-    {"simulate"},                   # what-if: a changed estate -> its sizing and rules
+    {"simulate"},                   # what-if: a changed estate -> replayed pools and sizes (uses model, sizing)
+    {"plan"},                       # findings -> one feasible plan of changes (may replay it with simulate)
     {"pipeline"},                   # the whole analysis: files -> findings, sizing, plan
     {"report"},                     # renderers: terminal, JSON, HTML, XLSX, fix scripts
     {"store"},                      # analyses kept over time, served, compared across a fleet
