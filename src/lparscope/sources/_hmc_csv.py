@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from ._hmc_command import HmcCommand, infer_resource, parse_command, resource_name
 from ._hmc_values import HmcMessage, HmcObject
-from .base import Parsed, Prompt, command_matches, leading_prompt, split_lines, strip_ansi
+from .base import Parsed, Prompt, command_matches, leading_prompt, preamble, split_lines, strip_ansi
 
 _KEY_RE = re.compile(r"^[A-Za-z_][\w.]*$")
 
@@ -117,8 +117,8 @@ class Section:
 
 def sections(text: str) -> tuple[list[str], list[Section]]:
     """Lines of ``text`` and its parts: one after the leading prompt, or one per ``###command:X###`` marker."""
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     markers = [(i, DUMP_MARKER_RE.match(ln.strip())) for i, ln in enumerate(lines)]
     marks = [(i, m.group("cmd")) for i, m in markers if m]
     if not marks:
