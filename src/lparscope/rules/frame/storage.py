@@ -19,7 +19,6 @@ from typing import Any
 
 from ...model.estate import Device, Estate, Host
 from ...model.frame import Frame, FramePartition
-from ..changes import chdev_root
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames
@@ -112,10 +111,10 @@ def frame_vscsi_client_vs_backing(estate: Estate, cfg: Config) -> Iterator[Findi
                         bdevs = sorted({m.backing_device for m in cand})
                         shown = hex(back) if attr == "max_transfer" else str(back)
                         now = disk.attr(attr)
-                        fix = Commands(root=[f"{chdev_root(disk.name, {attr: shown}, perm=True)}   # on {ch.name}; applies at the next reboot",
+                        fix = Commands(root=[f"chdev -l {disk.name} -a {attr}={shown} -P   # on {ch.name}; applies at the next reboot",
                                              "# or, with the disk's volume group varied off: chdev without -P"])
-                        undo = Commands(root=[f"{chdev_root(disk.name, {attr: now}, perm=True)}   # on {ch.name}"])
-                        yield finding(frame_vscsi_client_vs_backing, ch.name, f"{disk.name} {attr}",
+                        undo = Commands(root=[f"chdev -l {disk.name} -a {attr}={now} -P   # on {ch.name}"])
+                        yield finding(frame_vscsi_client_vs_backing, ch, f"{disk.name} {attr}",
                                       f"{ch.name} {disk.name} has {attr}={now}; its backing device "
                                       f"{'/'.join(bdevs)} on {vh.name} (client id {cid}) has {shown}.",
                                       evidence=[*disk.attr_ev(attr), *(e for b in bdevs for e in vh.devices[b].attr_ev(attr)),
@@ -164,12 +163,11 @@ def frame_npiv_client_vs_port(estate: Estate, cfg: Config) -> Iterator[Finding]:
                     if mine is None or theirs is None or mine == theirs:
                         continue
                     now, want = cdev.attr(attr), port.attr(attr)
-                    set_want, set_now = chdev_root(cdev.name, {attr: want}, perm=True), chdev_root(cdev.name, {attr: now}, perm=True)
-                    fix = Commands(root=[f"{set_want}   # on {ch.name}; applies at the next reboot"])
-                    undo = Commands(root=[f"{set_now}   # on {ch.name}"])
+                    fix = Commands(root=[f"chdev -l {cdev.name} -a {attr}={want} -P   # on {ch.name}; applies at the next reboot"])
+                    undo = Commands(root=[f"chdev -l {cdev.name} -a {attr}={now} -P   # on {ch.name}"])
                     if mine < theirs:
-                        fix = Commands(root=[f"{set_want}   # on {ch.name}, if its disks need the deeper queue"])
-                    yield finding(frame_npiv_client_vs_port, ch.name, f"{cdev.name} {attr}",
+                        fix = Commands(root=[f"chdev -l {cdev.name} -a {attr}={want} -P   # on {ch.name}, if its disks need the deeper queue"])
+                    yield finding(frame_npiv_client_vs_port, ch, f"{cdev.name} {attr}",
                                   f"{ch.name} {cdev.name} has {attr}={now}; it is mapped through {vh.name} {m.vfchost} "
                                   f"to port {m.fc_name}, which has {want}.",
                                   evidence=[*cdev.attr_ev(attr), *port.attr_ev(attr), getattr(m, "_evidence", None)],

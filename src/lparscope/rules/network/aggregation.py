@@ -7,11 +7,20 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Host
-from ..changes import chdev_padmin, chdev_root
+from ..changes import device_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
-from .devices import (S000, S001, aggregation_members, backup_adapter, ha_mode_of, hash_mode_of, interface_of,
-    is_set, seas_on)
+from .devices import (
+    S000,
+    S001,
+    aggregation_members,
+    backup_adapter,
+    ha_mode_of,
+    hash_mode_of,
+    interface_of,
+    is_set,
+    seas_on,
+)
 
 
 @rule(
@@ -41,10 +50,12 @@ def lagg_mode(host: Host, cfg: Config) -> Iterator[Finding]:
         yield finding(lagg_mode, host, ec.name,
                       f"EtherChannel {ec.name} on {host.name} uses {old}.{note} The switch ports must be set to LACP too.",
                       evidence=ec.attr_ev("mode", "hash_mode"),
-                      fix=Commands(padmin=[chdev_padmin(ec.name, {a: v for a, v, _ in wrong})],
-                                   root=[chdev_root(ec.name, {a: v for a, v, _ in wrong})]),
-                      rollback=Commands(padmin=[chdev_padmin(ec.name, {a: o for a, _, o in wrong})],
-                                        root=[chdev_root(ec.name, {a: o for a, _, o in wrong})]),
+                      fix=Commands(padmin=[f"chdev -dev {ec.name} -attr {new}"],
+                                   root=[f"chdev -l {ec.name} -a " + " -a ".join(new.split())]),
+                      rollback=Commands(padmin=[f"chdev -dev {ec.name} -attr {old}"], root=[f"chdev -l {ec.name} -a " + " -a ".join(old.split())]),
+                      changes=[device_change(host, ec.name, a, o, v, method="chdev-now" if host.is_vios else "device-cycle",
+                                             prerequisites=["the switch ports are set to LACP (802.3ad) first"])
+                               for a, v, o in wrong],
                       disruption=["interface-down"], values={"current": old, "suggested": new})
 
 

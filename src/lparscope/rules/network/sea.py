@@ -8,10 +8,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Evidence, Host
-from ..changes import chdev_padmin, chdev_root
+from ..changes import device_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
-from .devices import S000, S001, aggregation_members, interface_of, is_aggregation, is_set, real_adapter, switched_on
+from .devices import (
+    S000,
+    S001,
+    aggregation_members,
+    interface_of,
+    is_aggregation,
+    is_set,
+    real_adapter,
+    switched_on,
+)
 
 
 @rule(
@@ -39,16 +48,16 @@ def sea_offloads(host: Host, cfg: Config) -> Iterator[Finding]:
                       f"SEA {sea.name} on {host.name}: {', '.join(a for a, _, _ in off)} off. "
                       "If Linux clients use this SEA, confirm their support first (001).",
                       evidence=sea.attr_ev(*[a for a, _, _ in off]),
-                      fix=Commands(padmin=[chdev_padmin(sea.name, {a: v for a, v, _ in off})],
-                                   root=[chdev_root(sea.name, {a: v for a, v, _ in off})]),
-                      rollback=Commands(padmin=[chdev_padmin(sea.name, {a: o for a, _, o in off})],
-                                        root=[chdev_root(sea.name, {a: o for a, _, o in off})]),
+                      fix=Commands(padmin=[f"chdev -dev {sea.name} -attr {attrs}"], root=[f"chdev -l {sea.name} -a " + " -a ".join(attrs.split())]),
+                      rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr {old}"], root=[f"chdev -l {sea.name} -a " + " -a ".join(old.split())]),
+                      changes=[device_change(host, sea.name, a, o, v) for a, v, o in off],
                       values={"current": old, "suggested": attrs})
 
 
 def _chg(host: Host, dev: str, attr: str, value: str, perm: bool = False) -> tuple[str, str]:
     """(padmin, root) forms of one attribute change."""
-    return chdev_padmin(dev, {attr: value}, perm), chdev_root(dev, {attr: value}, perm)
+    return (f"chdev -dev {dev} -attr {attr}={value}" + (" -perm" if perm else ""),
+            f"chdev -l {dev} -a {attr}={value}" + (" -P" if perm else ""))
 
 
 @rule(
@@ -73,6 +82,7 @@ def sea_accounting(host: Host, cfg: Config) -> Iterator[Finding]:
                       evidence=sea.attr_ev("accounting"),
                       fix=Commands(padmin=[on, f"seastat -d {sea.name}   # per-client statistics from now on"], root=[on_root]),
                       rollback=Commands(padmin=[off], root=[off_root]),
+                      changes=[device_change(host, sea.name, "accounting", sea.attr("accounting"), "enabled")],
                       values={"current": "accounting=disabled", "suggested": "accounting=enabled"})
 
 
@@ -205,10 +215,10 @@ def sea_netaddr_without_ip(host: Host, cfg: Config) -> Iterator[Finding]:
                       fix=Commands(padmin=["# either put the VIOS address on the SEA interface (001), from the HMC console if you move it:",
                                            *([f"rmtcpip -interface {elsewhere[0]}"] if elsewhere else []),
                                            f"mktcpip -hostname <hostname> -inetaddr <ip-address> -interface {en} -netmask <netmask> -gateway <gateway>",
-                                           f"# or stop pinging: {chdev_padmin(sea.name, {'netaddr': 0})}"],
-                                   root=[f"{chdev_root(sea.name, {'netaddr': 0})}   # the alternative: no address to ping"]),
-                      rollback=Commands(padmin=[f"rmtcpip -interface {en}", chdev_padmin(sea.name, {"netaddr": target})],
-                                        root=[chdev_root(sea.name, {"netaddr": target})]),
+                                           f"# or stop pinging: chdev -dev {sea.name} -attr netaddr=0"],
+                                   root=[f"chdev -l {sea.name} -a netaddr=0   # the alternative: no address to ping"]),
+                      rollback=Commands(padmin=[f"rmtcpip -interface {en}", f"chdev -dev {sea.name} -attr netaddr={target}"],
+                                        root=[f"chdev -l {sea.name} -a netaddr={target}"]),
                       disruption=["interface-down"] if elsewhere else [],
                       values={"current": f"netaddr={target}, no IP on {en}", "suggested": f"VIOS IP on {en}, or netaddr=0"})
 
@@ -244,17 +254,15 @@ def sea_largesend_linux(host: Host, cfg: Config) -> Iterator[Finding]:
         on = [(a, off) for a, off in (("largesend", "0"), ("large_receive", "no")) if switched_on(sea.attr(a))]
         if not on:
             continue
-        new_attrs = {a: off for a, off in on}
-        old_attrs = {a: sea.attr(a) for a, _ in on}
-        new = " ".join(f"{a}={v}" for a, v in new_attrs.items())
-        old = " ".join(f"{a}={v}" for a, v in old_attrs.items())
+        new = " ".join(f"{a}={off}" for a, off in on)
+        old = " ".join(f"{a}={sea.attr(a)}" for a, _ in on)
         names = sorted({n for n, _ in linux})
         yield finding(sea_largesend_linux, host, sea.name,
                       f"SEA {sea.name} on {host.name} has {old} and the VIOS serves Linux clients ({', '.join(names)}).",
                       evidence=sea.attr_ev(*[a for a, _ in on]) + [e for _, e in linux if e is not None],
                       fix=Commands(padmin=["# first confirm whether the Linux clients' kernels handle SEA largesend; if they do, keep it",
-                                           chdev_padmin(sea.name, new_attrs)],
-                                   root=[chdev_root(sea.name, new_attrs)]),
-                      rollback=Commands(padmin=[chdev_padmin(sea.name, old_attrs)],
-                                        root=[chdev_root(sea.name, old_attrs)]),
+                                           f"chdev -dev {sea.name} -attr {new}"],
+                                   root=[f"chdev -l {sea.name} -a " + " -a ".join(new.split())]),
+                      rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr {old}"],
+                                        root=[f"chdev -l {sea.name} -a " + " -a ".join(old.split())]),
                       values={"current": old, "suggested": new, "linux_clients": ", ".join(names)})

@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Device, Host
-from ..changes import chdev_padmin, chdev_perm, chdev_root
+from ..changes import chdev_perm, device_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .adapters import is_off
@@ -19,10 +19,6 @@ from .devices import interface_down
 BUFFER_LIMITS = {"tiny": 4096, "small": 4096, "medium": 2048, "large": 256, "huge": 128}
 # 000 §3.8 item 7: raise Min Buffers above Max Allocated to the next multiple of these.
 BUFFER_STEPS = {"tiny": 256, "small": 256, "medium": 128, "large": 16, "huge": 8}
-
-
-def _pairs(attrs: dict[str, int]) -> str:
-    return " ".join(f"{k}={v}" for k, v in attrs.items())
 
 
 def _buffer_rows(dev: Device) -> dict[str, dict[str, int]]:
@@ -64,21 +60,25 @@ def veth_buffers(host: Host, cfg: Config) -> Iterator[Finding]:
                 changes.append((btype, mn, new_min, mx, new_max))
         if not changes:
             continue
-        new = {k: v for t, _, nmin, _, nmax in changes for k, v in ((f"min_buf_{t}", nmin), (f"max_buf_{t}", nmax))}
-        old = {k: v for t, omin, _, omax, _ in changes for k, v in ((f"min_buf_{t}", omin), (f"max_buf_{t}", omax))}
+        new = " ".join(f"-a min_buf_{t}={nmin} -a max_buf_{t}={nmax}" for t, _, nmin, _, nmax in changes)
+        old = " ".join(f"-a min_buf_{t}={omin} -a max_buf_{t}={omax}" for t, omin, _, omax, _ in changes)
         desc = "; ".join(f"{t}: min {omin}->{nmin}, max {omax}->{nmax}" for t, omin, nmin, omax, nmax in changes)
         yield finding(veth_buffers, host, dev.name,
                       f"{dev.name} on {host.name}: {'buffers ran out' if exhausted else 'buffer pools grew on demand'} ({desc}).",
                       evidence=dev.stat_ev("receive_buffers.min_buffers", "receive_buffers.max_buffers", "receive_buffers.max_allocated"),
-                      fix=Commands(root=interface_down(host, dev.name, chdev_root(dev.name, new))
-                                   + [f"# or: {chdev_root(dev.name, new, perm=True)}   (applies at next boot)"],
-                                   padmin=[chdev_padmin(dev.name, new, perm=True),
+                      fix=Commands(root=interface_down(host, dev.name, f"chdev -l {dev.name} {new}")
+                                   + [f"# or: chdev -l {dev.name} {new} -P   (applies at next boot)"],
+                                   padmin=[f"chdev -dev {dev.name} " + new.replace("-a ", "-attr ", 1).replace(" -a ", " ") + " -perm",
                                            "# -perm: applies at the next VIOS restart (trunk adapters carry the SEA)"] if host.is_vios else []),
-                      rollback=Commands(root=interface_down(host, dev.name, chdev_root(dev.name, old)),
-                                        padmin=[chdev_padmin(dev.name, old, perm=True)] if host.is_vios else []),
+                      rollback=Commands(root=interface_down(host, dev.name, f"chdev -l {dev.name} {old}"),
+                                        padmin=[f"chdev -dev {dev.name} " + old.replace("-a ", "-attr ", 1).replace(" -a ", " ") + " -perm"] if host.is_vios else []),
                       disruption=["interface-down"] if not host.is_vios else ["reboot"],
+                      changes=[device_change(host, dev.name, f"{k}_buf_{t}", o, n,
+                                             method="chdev-reboot" if host.is_vios else "device-cycle")
+                               for t, omin, nmin, omax, nmax in changes
+                               for k, o, n in (("min", omin, nmin), ("max", omax, nmax)) if o != n],
                       severity=None if exhausted else "info",
-                      values={"current": _pairs(old), "suggested": _pairs(new)})
+                      values={"current": old.replace("-a ", ""), "suggested": new.replace("-a ", "")})
 
 
 @rule(
@@ -144,8 +144,7 @@ def client_mtu_bypass(host: Host, cfg: Config) -> Iterator[Finding]:
             continue
         yield finding(client_mtu_bypass, host, en.name, f"{en.name} on {host.name} has mtu_bypass={value}.",
                       evidence=en.attr_ev("mtu_bypass"),
-                      fix=Commands(root=[chdev_root(en.name, {"mtu_bypass": "on"})]),
-                      rollback=Commands(root=[chdev_root(en.name, {"mtu_bypass": value})]),
+                      changes=[device_change(host, en.name, "mtu_bypass", value, "on")],
                       values={"current": value, "suggested": "on"})
 
 
@@ -182,9 +181,11 @@ def veth_dcbflush(host: Host, cfg: Config) -> Iterator[Finding]:
                          chdev_perm(host, dev.name, {"dcbflush_local": value}))
             disruption = ["reboot"]
         else:  # the interface must be detached for the change (000 Example 3-30)
-            fix = Commands(root=interface_down(host, dev.name, chdev_root(dev.name, {"dcbflush_local": "yes"}))
-                           + [f"# or: {chdev_root(dev.name, {'dcbflush_local': 'yes'}, perm=True)}   (applies at next boot)"])
-            back = Commands(root=interface_down(host, dev.name, chdev_root(dev.name, {"dcbflush_local": value})))
+            en = "en" + dev.name[3:]
+            seq = [f"chdev -l {en} -a state=down", f"chdev -l {en} -a state=detach"]
+            fix = Commands(root=seq + [f"chdev -l {dev.name} -a dcbflush_local=yes", f"chdev -l {en} -a state=up",
+                                       f"# or: chdev -l {dev.name} -a dcbflush_local=yes -P   (applies at next boot)"])
+            back = Commands(root=seq + [f"chdev -l {dev.name} -a dcbflush_local={value}", f"chdev -l {en} -a state=up"])
             disruption = ["interface-down"]
         yield finding(veth_dcbflush, host, dev.name,
                       f"{dev.name} ({dev.cls}) on {host.name} has dcbflush_local={value} on a frame with {cores} active cores.",
