@@ -85,3 +85,14 @@ def test_ame_model_of_the_example_amepat_report(tmp_path: Path) -> None:
     m = _run(tmp_path)["ame"]["aix3"]
     assert m["runs"] == 1 and m["recommended"]["factor"] == 1.44
     assert all(r["true_memory_mb"] == round(m["expanded_memory_mb"] / r["factor"], 1) for r in m["curve"])
+
+
+def test_analyze_report_carries_the_whatif_section_and_charts(tmp_path: Path) -> None:
+    js, page = tmp_path / "a.json", tmp_path / "a.html"
+    r = runner.invoke(app, ["analyze", EXAMPLE, "-q", "--json", str(js), "--html", str(page)])
+    assert r.exit_code == 0, r.output
+    w = json.loads(js.read_text())["whatif"]
+    f = _frame(w)
+    assert f["starved_intervals_after"] < f["starved_intervals_before"] and "aix3" in w["ame"]
+    html = page.read_text()
+    assert 'id="whatif"' in html and html.count("chart-whatif-") >= 7 and 'href="#whatif"' in html
