@@ -14,7 +14,7 @@ from .parse_pool import Prepared, prepare, prepared_inputs
 from .pipeline_guard import describe
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
 from .model import build
-from .model.frame import build_frames
+from .model.frame_build import build_frames
 from .model.estate import Estate, Evidence, InputStatus
 from .rules.config import Config
 from .rules.engine import Finding, run

@@ -3,7 +3,8 @@ from pathlib import Path
 import pytest
 
 from lparscope.inputs import collect
-from lparscope.model.frame import build_frames, hpt_mb
+from lparscope.model.frame import hpt_mb
+from lparscope.model.frame_build import build_frames
 from lparscope.pipeline import read_estate
 
 ROOT = Path(__file__).parents[2]

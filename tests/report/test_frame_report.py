@@ -3,7 +3,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader
 
-from lparscope.model.frame import build_frames
+from lparscope.model.frame_build import build_frames
 from lparscope.pipeline import analyze
 from lparscope.report.frame import export_xlsx, frame_section
 from lparscope.report.json_report import build_report

@@ -6,6 +6,7 @@ from lparscope.rules.storage import queue_depth as storage_queue_depth
 from lparscope.rules.vios import memory as vios_memory
 from lparscope.rules.vios import processor as vios_processor
 from lparscope.rules.wpar import kernel_queue_depth as wpar_kernel_queue_depth
+from lparscope.sizing.vios import vios_memory_estimate
 
 from .conftest import device, ev, host, run_rule
 
@@ -38,7 +39,7 @@ def _vios_with_adapters(memory_mb: int):
 
 
 def test_vios_memory_estimate_from_adapters():
-    need, parts = vios_memory.vios_memory_estimate(_vios_with_adapters(3072))
+    need, parts = vios_memory_estimate(_vios_with_adapters(3072))
     # 768 + 4 x 512 (10 Gb) + 2 x 512 (FC) + 4 x 16 (virtual Ethernet) = 3904; 20 cores -> 4096 by cores
     assert need == 4096 and "4 x 10 Gb Ethernet port x 512 MB" in parts
     (f,) = run_rule(vios_memory.vios_memory, _vios_with_adapters(3072))

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .commands import chdev_padmin, chdev_root
+
 #: What a change is made to.
 KINDS = ("frame", "pool", "partition", "profile", "device", "interface", "tunable")
 
@@ -189,8 +191,8 @@ def command_forms(c: ProposedChange, frame: str | None = None, profile: str | No
         if c.vios:
             out["padmin"] += ["oem_setup_env", cmd, "exit"]
         return out
-    perm = " -P" if c.method == "chdev-reboot" else ""
-    out["root"].append(f"chdev -l {c.object} -a {c.attribute}={v}{perm}")
+    perm = c.method == "chdev-reboot"
+    out["root"].append(chdev_root(c.object, {c.attribute: v}, perm))
     if c.vios:
-        out["padmin"].append(f"chdev -dev {c.object} -attr {c.attribute}={v}{' -perm' if perm else ''}")
+        out["padmin"].append(chdev_padmin(c.object, {c.attribute: v}, perm))
     return out

@@ -1,6 +1,6 @@
 """The frame-wide view: managed systems as the HMC sees them, joined with the hosts' own outputs.
 
-``build_frames(estate)`` reads every HMC record kept on the hosts (``lssyscfg``, ``lshwres``,
+``build_frames(estate)`` (in ``model/frame_build.py``) reads every HMC record kept on the hosts (``lssyscfg``, ``lshwres``,
 ``lslparutil`` and HMC Scanner sheets, see ``sources/hmc_*.py`` and ``sources/hmcscanner.py``)
 and returns one :class:`Frame` per managed system, by system name:
 
@@ -42,23 +42,24 @@ HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner")
 _NONE = {"", "none", "null", "unavailable", "n/a", "-"}
 
 
-def _s(v: Any) -> str | None:
+# HMC values as typed Python values: "none", "null", "unavailable", "n/a" and "-" read as absent.
+def opt_str(v: Any) -> str | None:
     if v is None:
         return None
     t = str(v).strip()
     return None if t.lower() in _NONE else t
 
 
-def _f(v: Any) -> float | None:
+def opt_float(v: Any) -> float | None:
     """A finite number within range (``inf``, ``nan``, ``1e308`` are refused: None)."""
-    t = _s(v)
+    t = opt_str(v)
     if t is None:
         return None
     return finite_float(t.replace(",", ".") if t.count(",") == 1 and "." not in t else t)
 
 
-def _i(v: Any) -> int | None:
-    x = _f(v)
+def opt_int(v: Any) -> int | None:
+    x = opt_float(v)
     return None if x is None else int(round(x))
 
 
@@ -76,10 +77,10 @@ def hpt_mb(max_memory_mb: float, divisor: float) -> int:
     return 2 ** max(0, math.ceil(math.log2(raw) - 1e-12))
 
 
-def _int_list(v: Any) -> list[int]:
+def int_list(v: Any) -> list[int]:
     out = []
     for part in re.split(r"[,\s]+", str(v or "")):
-        n = _i(part)
+        n = opt_int(part)
         if n is not None:
             out.append(n)
     return out
@@ -327,20 +328,6 @@ def vios_pairs(estate: Estate, fr: Frame) -> list[tuple[str, str]]:
             pairs.update((a, b) for b in group[i + 1:])
     rank = {n: i for i, n in enumerate(names)}
     return sorted(pairs, key=lambda ab: (rank[ab[0]], rank[ab[1]]))
-
-
-def build_frames(estate: Estate) -> dict[str, Frame]:
-    """Every managed system in the HMC data, with its partitions joined to the hosts analysed."""
-    from .frame_build import _Builder  # the record reader lives in its own module
-
-    frames = _Builder(estate).build()
-    for fr in frames.values():  # each joined host learns its frame's type-model (POWER generation)
-        for p in fr.partitions.values():
-            host = estate.hosts.get(p.host or "")
-            if host is not None and fr.model:
-                host.frame_model = fr.model
-                host.frame_model_evidence = fr.evidence.get("model")
-    return frames
 
 
 def frame_of_host(estate: Estate, host_name: str) -> tuple[Frame, FramePartition] | None:

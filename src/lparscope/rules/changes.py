@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from ..model.change import MS, PROFILE, ProposedChange, command_forms, fmt_value
+from ..model.commands import chdev_padmin, chdev_root, lsattr_root  # noqa: F401  (rules import them from here)
 from ..model.estate import Host
 from .engine import Commands
 
@@ -53,6 +54,19 @@ def root_commands(host: Host, root: list[str]) -> Commands:
     if host.is_vios:
         c.padmin = ["oem_setup_env"] + list(root) + ["exit"]
     return c
+
+
+def attr_change(host: Host, dev: str, new: Mapping[str, object], old: Mapping[str, object], *, perm: bool = False,
+                padmin: bool | None = None, root_notes: Sequence[str] = (),
+                padmin_notes: Sequence[str] = ()) -> tuple[Commands, Commands]:
+    """Set a device's attributes to ``new`` (the fix) and back to ``old`` (the rollback): the root form
+    (``chdev -l``) always, the padmin form (``chdev -dev``) on a VIOS (or as ``padmin`` says). Notes
+    follow the fix's command. (Rules that declare structured changes use ``device_change``/``propose``.)"""
+    pad = host.is_vios if padmin is None else padmin
+    fix = Commands(root=[chdev_root(dev, new, perm), *root_notes],
+                   padmin=[chdev_padmin(dev, new, perm), *padmin_notes] if pad else [])
+    undo = Commands(root=[chdev_root(dev, old, perm)], padmin=[chdev_padmin(dev, old, perm)] if pad else [])
+    return fix, undo
 
 
 def chdev_perm(host: Host, dev: str, changes: dict[str, str], note: str = "") -> Commands:

@@ -1,6 +1,6 @@
 """VIOS sizing, each number shown with the inputs it came from.
 
-Memory (000 §3.5.2, via :func:`lparscope.rules.vios.memory.vios_memory_estimate`): 2 GB per 16 cores of the
+Memory (000 §3.5.2, via :func:`vios_memory_estimate`): 2 GB per 16 cores of the
 frame, or 768 MB plus a fixed amount per adapter; the larger of the two. rules-catalogue S10 adds a
 floor for VIOS 3.x: below 4 GB is a warning, below 8 GB advisory with many mappings.
 
@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model.estate import Host, Partition
+from ..model.estate import Device, Host, Partition
 
 # 002 table: CPU share of one POWER5 CPU for one 1 Gbit SEA link at line rate
 SEA_1G_CPU = {("simplex", False): 0.63, ("simplex", True): 0.72, ("duplex", False): 0.80, ("duplex", True): 0.87}
@@ -96,14 +96,51 @@ class ViosSizing:
                 "inputs": {k: str(v) for k, v in self.inputs.items()}}
 
 
+_TEN_GIG = re.compile(r"10\s?G(b|bE|igabit)|10000", re.I)
+
+
+def port_speed_10g(dev: Device) -> bool:
+    stats = dev.stats
+    rate = getattr(stats, "adapter_data_rate", None) if stats is not None else None
+    if rate:
+        return int(rate) >= 10000
+    return bool(_TEN_GIG.search(dev.description))
+
+
+def vios_memory_estimate(host: Host) -> tuple[int, list[str]]:
+    """Suggested VIOS memory in MB and how it was reached (000 §3.5.2)."""
+    parts: list[str] = []
+    lhea = [d for d in host.devices.values() if re.search(r"Logical Host Ethernet Adapter", d.description, re.I)]
+    lhea_ports = [d for d in host.devices.values() if re.search(r"Logical Host Ethernet Port", d.description, re.I)]
+    physical = [d for d in host.by_class("physical") if d not in lhea_ports]
+    ten = [d for d in physical if port_speed_10g(d)]
+    one = [d for d in physical if d not in ten]
+    fc = host.by_class("fc")
+    vfc = host.by_class("vfchost")
+    veth = host.by_class("virtual", "trunk")
+    total = 768
+    parts.append("768 MB base")
+    for count, each, label in ((len(lhea), 512, "LHEA"), (len(lhea_ports), 102, "LHEA port"),
+                               (len(one), 102, "1 Gb Ethernet port"), (len(ten), 512, "10 Gb Ethernet port"),
+                               (len(fc), 512, "FC port"), (len(vfc), 140, "virtual FC (NPIV) adapter"),
+                               (len(veth), 16, "virtual Ethernet adapter")):
+        if count:
+            total += count * each
+            parts.append(f"{count} x {label} x {each} MB")
+    cores = host.partition.system_cores if host.partition else None
+    if cores:
+        by_cores = 2048 * math.ceil(cores / 16)
+        parts.append(f"or 2 GB per 16 cores: {cores} cores -> {by_cores} MB")
+        total = max(total, by_cores)
+    return total, parts
+
+
 def _level(text: Any) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", str(text or ""))[:4])
 
 
 def _sea_layout(host: Host) -> tuple[int, int, bool, bool]:
     """(1 Gbit ports, 10 Gbit ports, aggregated, threaded) of the ports under this VIOS's SEAs."""
-    from ..rules.vios.memory import port_speed_10g
-
     seas = host.by_class("sea")
     if not seas:
         return 0, 0, False, True
@@ -139,8 +176,6 @@ def _measured(host: Host | None, part: Any) -> tuple[float | None, float | None,
 
 def size_vios(host: Host | None, part: Any = None, frame: Any = None, duplex: bool = True) -> ViosSizing:
     """Sizing of one VIOS from its own outputs (``host``) and/or the HMC's view (``part`` of ``frame``)."""
-    from ..rules.vios.memory import vios_memory_estimate
-
     name = host.name if host is not None else part.name
     s = ViosSizing(name, frame=getattr(frame, "name", None))
     p = host.partition if host is not None else None

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _hmc_command as hcmd
 from . import _hmc_csv as hc
+from . import _hmc_values as hv
 from . import hmc_util
 from .base import Parsed
 
@@ -34,32 +36,32 @@ TITLE = "lshwres -r proc|mem|procpool|virtualio|io"
 COMMANDS = [r"^lshwres\b"]
 STARTS = None
 
-HmcObject = hc.HmcObject
-HmcMessage = hc.HmcMessage
-as_int = hc.as_int
-as_float = hc.as_float
-as_bool = hc.as_bool
-ratio = hc.ratio
-int_list = hc.int_list
+HmcObject = hv.HmcObject
+HmcMessage = hv.HmcMessage
+as_int = hv.as_int
+as_float = hv.as_float
+as_bool = hv.as_bool
+ratio = hv.ratio
+int_list = hv.int_list
 
 
 def detect(text: str) -> int:
-    return hc.detect_objects(text, COMMANDS, lambda o: (hc.infer_resource(o) or "") in hc.HWRES_RESOURCES)
+    return hc.detect_objects(text, COMMANDS, lambda o: (hcmd.infer_resource(o) or "") in hcmd.HWRES_RESOURCES)
 
 
 def _who(obj: HmcObject) -> dict[str, Any]:
     return {"lpar_name": obj.attrs.get("lpar_name"), "lpar_id": obj.int("lpar_id"), "system": obj.system,
-            "slot": obj.int("slot_num"), "state": obj.int("state"), "is_required": hc.as_bool(obj.attrs, "is_required")}
+            "slot": obj.int("slot_num"), "state": obj.int("state"), "is_required": hv.as_bool(obj.attrs, "is_required")}
 
 
 def veth(obj: HmcObject) -> dict[str, Any]:
     """A ``--rsubtype eth`` row, typed (``trunk_priority`` 0 when not a trunk)."""
     a = obj.attrs
-    trunk = hc.as_bool(a, "is_trunk")
+    trunk = hv.as_bool(a, "is_trunk")
     prio = obj.int("trunk_priority") or 0
     return {**_who(obj), "is_trunk": bool(trunk) if trunk is not None else prio > 0, "trunk_priority": prio,
-            "ieee_virtual_eth": hc.as_bool(a, "ieee_virtual_eth"), "pvid": obj.int("port_vlan_id"),
-            "vlans": hc.int_list(a.get("addl_vlan_ids")), "vswitch": obj.get("vswitch"), "mac": obj.get("mac_addr")}
+            "ieee_virtual_eth": hv.as_bool(a, "ieee_virtual_eth"), "pvid": obj.int("port_vlan_id"),
+            "vlans": hv.int_list(a.get("addl_vlan_ids")), "vswitch": obj.get("vswitch"), "mac": obj.get("mac_addr")}
 
 
 def vscsi(obj: HmcObject) -> dict[str, Any]:
@@ -70,7 +72,7 @@ def vscsi(obj: HmcObject) -> dict[str, Any]:
 
 def vfc(obj: HmcObject) -> dict[str, Any]:
     """A ``--rsubtype fc`` row: like :func:`vscsi` plus the client WWPNs."""
-    return {**vscsi(obj), "wwpns": hc.split_list(obj.attrs.get("wwpns")), "topology": obj.get("topology")}
+    return {**vscsi(obj), "wwpns": hv.split_list(obj.attrs.get("wwpns")), "topology": obj.get("topology")}
 
 
 _PROC_KEYS = ("proc_mode", "sharing_mode", "shared_proc_pool_id", "shared_proc_pool_name")
@@ -95,7 +97,7 @@ def mem_lpar(obj: HmcObject, state: str = "curr") -> dict[str, Any]:
     """``-r mem --level lpar`` settings of one state, in MB; ``hpt_ratio`` as its divisor (64 for 1:64)."""
     a = obj.attrs
     out: dict[str, Any] = {"lpar_name": a.get("lpar_name"), "lpar_id": obj.int("lpar_id"), "system": obj.system,
-                           "mem_mode": a.get("mem_mode"), "hpt_ratio": hc.ratio(a.get(f"{state}_hpt_ratio")),
+                           "mem_mode": a.get("mem_mode"), "hpt_ratio": hv.ratio(a.get(f"{state}_hpt_ratio")),
                            "mem_expansion": obj.float(f"{state}_mem_expansion")}
     for k in _MEM_NUMS:
         out[k] = obj.int(f"{state}_{k}")

@@ -22,6 +22,7 @@ and sets ``Parsed.hostname`` when no prompt names the HMC. The reader lives in
 
 from __future__ import annotations
 
+from . import _hmc_command as hcmd
 from . import _hmc_csv as hc
 from . import hmc_util
 from .base import Parsed
@@ -35,7 +36,7 @@ HmcInfo = hmc_util.HmcInfo
 
 
 def detect(text: str) -> int:
-    return hc.detect_objects(text, COMMANDS, lambda o: (hc.infer_resource(o) or "") in hc.HMC_RESOURCES)
+    return hc.detect_objects(text, COMMANDS, lambda o: (hcmd.infer_resource(o) or "") in hcmd.HMC_RESOURCES)
 
 
 def parse(text: str) -> Parsed:

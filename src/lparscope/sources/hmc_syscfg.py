@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import re
 
+from . import _hmc_adapters as ha
+from . import _hmc_command as hcmd
 from . import _hmc_csv as hc
+from . import _hmc_values as hv
 from . import hmc_util
 from .base import Parsed, command_matches
 
@@ -40,18 +43,18 @@ TITLE = "lssyscfg -r sys|lpar|prof"
 COMMANDS = [r"^lssyscfg\b", r"^lssysconn\b", r"^lssvcevents\b"]
 STARTS = None
 
-HmcObject = hc.HmcObject
-HmcMessage = hc.HmcMessage
-as_int = hc.as_int
-as_float = hc.as_float
-as_bool = hc.as_bool
-ratio = hc.ratio
-split_list = hc.split_list
-parse_veth_adapters = hc.parse_veth_adapters
-parse_vscsi_adapters = hc.parse_vscsi_adapters
-parse_vfc_adapters = hc.parse_vfc_adapters
-parse_serial_adapters = hc.parse_serial_adapters
-parse_io_slots = hc.parse_io_slots
+HmcObject = hv.HmcObject
+HmcMessage = hv.HmcMessage
+as_int = hv.as_int
+as_float = hv.as_float
+as_bool = hv.as_bool
+ratio = hv.ratio
+split_list = hv.split_list
+parse_veth_adapters = ha.parse_veth_adapters
+parse_vscsi_adapters = ha.parse_vscsi_adapters
+parse_vfc_adapters = ha.parse_vfc_adapters
+parse_serial_adapters = ha.parse_serial_adapters
+parse_io_slots = ha.parse_io_slots
 
 _DUMP_OURS = re.compile(r"^###command:\s*(?:lssyscfg|lshwres|lshmc|lslparutil)\b", re.M)
 
@@ -62,7 +65,7 @@ def detect(text: str) -> int:
         return 95
     if _DUMP_OURS.search(text[:200_000]):
         return 90  # the multi-command HMC dump
-    if objs and all((hc.infer_resource(o) or "") in hc.SYSCFG_RESOURCES for o in objs):
+    if objs and all((hcmd.infer_resource(o) or "") in hcmd.SYSCFG_RESOURCES for o in objs):
         return 95
     if prompt is None and count and not objs and hc.MESSAGE_RE.match(text.strip().split("\n")[0].strip()):
         return 60  # an HMC message printed instead of data
@@ -73,11 +76,11 @@ def adapters(obj: HmcObject) -> dict[str, list]:
     """The adapter lists of a profile (``-r prof``), each element typed; missing lists are empty."""
     a = obj.attrs
     return {
-        "veth": hc.parse_veth_adapters(a.get("virtual_eth_adapters")),
-        "vscsi": hc.parse_vscsi_adapters(a.get("virtual_scsi_adapters")),
-        "vfc": hc.parse_vfc_adapters(a.get("virtual_fc_adapters")),
-        "serial": hc.parse_serial_adapters(a.get("virtual_serial_adapters")),
-        "io_slots": hc.parse_io_slots(a.get("io_slots")),
+        "veth": ha.parse_veth_adapters(a.get("virtual_eth_adapters")),
+        "vscsi": ha.parse_vscsi_adapters(a.get("virtual_scsi_adapters")),
+        "vfc": ha.parse_vfc_adapters(a.get("virtual_fc_adapters")),
+        "serial": ha.parse_serial_adapters(a.get("virtual_serial_adapters")),
+        "io_slots": ha.parse_io_slots(a.get("io_slots")),
     }
 
 

@@ -36,7 +36,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from . import _hmc_command as hcmd
 from . import _hmc_csv as hc
+from . import _hmc_values as hv
 from .base import Parsed, to_float
 
 KIND = "lslparutil"
@@ -44,8 +46,8 @@ TITLE = "lslparutil -r lpar|pool|procpool|sys"
 COMMANDS = [r"^lslparutil\b"]
 STARTS = re.compile(r"^time=\d{1,2}/\d{1,2}/\d{4} [\d:]+,")
 
-HmcObject = hc.HmcObject
-HmcMessage = hc.HmcMessage
+HmcObject = hv.HmcObject
+HmcMessage = hv.HmcMessage
 
 _TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%Y %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
 _TEXT_KEYS = {"time", "sys_time", "event_type", "resource_type", "lpar_name", "state"}
@@ -105,7 +107,7 @@ def detect(text: str) -> int:
 # --- lslparutil ------------------------------------------------------------------------
 
 
-def sample_from(attrs: dict[str, str], line: int, lines: dict[str, int], cmd: hc.HmcCommand | None) -> UtilSample:
+def sample_from(attrs: dict[str, str], line: int, lines: dict[str, int], cmd: hcmd.HmcCommand | None) -> UtilSample:
     typed: dict[str, float | str] = {}
     for k, v in attrs.items():
         f = None if k in _TEXT_KEYS else to_float(v)
@@ -113,7 +115,7 @@ def sample_from(attrs: dict[str, str], line: int, lines: dict[str, int], cmd: hc
     resource = attrs.get("resource_type") or (cmd.resource if cmd else None) or "unknown"
     when = attrs.get("time", "")
     return UtilSample(time=parse_time(when) or when, resource=resource, lpar_name=attrs.get("lpar_name"),
-                      lpar_id=hc.as_int(attrs, "lpar_id"), attrs=typed, line=line,
+                      lpar_id=hv.as_int(attrs, "lpar_id"), attrs=typed, line=line,
                       system=cmd.system if cmd else None, event_type=attrs.get("event_type"), lines=lines)
 
 
@@ -134,7 +136,7 @@ _VERSION_LINE = re.compile(r"^\s*(?P<key>Version|Release|Service Pack|HMC Build 
 
 
 def info_from(attrs: dict[str, str], line: int, lines: dict[str, int]) -> HmcInfo:
-    resource = hc.infer_resource(attrs) or "hmc"
+    resource = hcmd.infer_resource(attrs) or "hmc"
     what = resource.removeprefix("hmc-")
     out = dict(attrs)
     if what == "version":
@@ -180,7 +182,7 @@ def parse_hmc(text: str, kind: str) -> Parsed:
             out.records.extend(hc.hmc_objects(result, sec))
         else:
             for obj in hc.hmc_objects(result, sec):
-                if obj.resource in hc.HMC_RESOURCES:
+                if obj.resource in hcmd.HMC_RESOURCES:
                     out.records.append(info_from(obj.attrs, obj.line, obj.lines))
                 elif "time" in obj.attrs and "resource_type" in obj.attrs:
                     out.records.append(sample_from(obj.attrs, obj.line, obj.lines, None))

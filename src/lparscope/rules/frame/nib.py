@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from ...model.estate import Estate, Host
+from ..changes import chdev_root
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .sea import vios_by_pvid
@@ -68,10 +69,9 @@ def nib_balance(estate: Estate, cfg: Config) -> Iterator[Finding]:
         ec = next(d for d in h.by_class("etherchannel") if (d.attr("adapter_names") or "").startswith(primary))
         backup = ec.attr("backup_adapter")
         en = "en" + ec.name[3:]
-        fix += [f"# on {h.name}:", f"chdev -l {en} -a state=detach",
-                f"chdev -l {ec.name} -a adapter_names={backup} -a backup_adapter={primary}", f"chdev -l {en} -a state=up"]
-        undo += [f"# on {h.name}:", f"chdev -l {en} -a state=detach",
-                 f"chdev -l {ec.name} -a adapter_names={primary} -a backup_adapter={backup}", f"chdev -l {en} -a state=up"]
+        detach, up = chdev_root(en, {"state": "detach"}), chdev_root(en, {"state": "up"})
+        fix += [f"# on {h.name}:", detach, chdev_root(ec.name, {"adapter_names": backup, "backup_adapter": primary}), up]
+        undo += [f"# on {h.name}:", detach, chdev_root(ec.name, {"adapter_names": primary, "backup_adapter": backup}), up]
     yield finding(nib_balance, busiest, "NIB clients",
                   f"{len(clients)} of {total} NIB clients ({share:.0%}) have their primary adapter on a VLAN bridged by "
                   f"{busiest}; {other} carries {total - len(clients)}. Move {len(movers)} primary adapter(s) to {other}'s VLAN.",

@@ -12,6 +12,7 @@ from typing import Any
 
 from ...model.estate import Estate, Host
 from ...model.frame import Frame, FramePartition, VirtualEth
+from ..changes import chdev_padmin
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames, ms
@@ -63,8 +64,8 @@ def busy_vlans_one_vios(estate: Estate, cfg: Config) -> Iterator[Finding]:
             yield finding(busy_vlans_one_vios, v, sea.name,
                           f"{v.name} bridges all of {len(busy)} busy VLANs on SEA {sea.name} in ha_mode=auto ({shares}).",
                           evidence=sea.attr_ev("ha_mode") + sea.stat_ev("sea_flags"),
-                          fix=Commands(padmin=[f"chdev -dev {sea.name} -attr ha_mode=sharing   # on the backup VIOS first, then here"]),
-                          rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr ha_mode=auto   # on both VIOS"]),
+                          fix=Commands(padmin=[chdev_padmin(sea.name, {"ha_mode": "sharing"}) + "   # on the backup VIOS first, then here"]),
+                          rollback=Commands(padmin=[chdev_padmin(sea.name, {"ha_mode": "auto"}) + "   # on both VIOS"]),
                           values={"current": "ha_mode=auto", "suggested": "ha_mode=sharing"})
 
 
@@ -241,11 +242,11 @@ def frame_sea_ha_mode(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 if not problems:
                     continue
                 want = "sharing" if "sharing" in (ma, mb) else "auto"
-                fix = Commands(padmin=[f"chdev -dev {x['sea']} -attr ha_mode={want}   # on {va.name}",
-                                       f"chdev -dev {y['sea']} -attr ha_mode={want}   # on {vb.name}",
+                fix = Commands(padmin=[f"{chdev_padmin(x['sea'], {'ha_mode': want})}   # on {va.name}",
+                                       f"{chdev_padmin(y['sea'], {'ha_mode': want})}   # on {vb.name}",
                                        "# control channels: both on the same PVID, a VLAN that exists nowhere on the physical network"])
-                undo = Commands(padmin=[f"chdev -dev {x['sea']} -attr ha_mode={ma or 'auto'}   # on {va.name}",
-                                        f"chdev -dev {y['sea']} -attr ha_mode={mb or 'auto'}   # on {vb.name}"])
+                undo = Commands(padmin=[f"{chdev_padmin(x['sea'], {'ha_mode': ma or 'auto'})}   # on {va.name}",
+                                        f"{chdev_padmin(y['sea'], {'ha_mode': mb or 'auto'})}   # on {vb.name}"])
                 yield finding(frame_sea_ha_mode, vb.label, f"{x['sea']}/{y['sea']}",
                               f"{fr.name}: SEA {x['sea']} on {va.name} and {y['sea']} on {vb.name}: {'; '.join(problems)}.",
                               evidence=[*x["evidence"], *y["evidence"]], fix=fix, rollback=undo, disruption=["interface-down"],

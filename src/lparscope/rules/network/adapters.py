@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Host
-from ..changes import chdev_perm
+from ..changes import chdev_perm, chdev_root, lsattr_root
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .link_speed import port_capability_mbps, running_mbps
@@ -86,7 +86,7 @@ def phys_flow_control(host: Host, cfg: Config) -> Iterator[Finding]:
                           evidence=dev.stat_ev("flow_control") + dev.attr_ev("flow_ctrl"),
                           fix=Commands(root=["# on the switch port: enable 802.3x flow control (send/receive on)",
                                              f"entstat -d {dev.name} | grep -i 'flow control'   # should then read Enabled"]
-                                       + ([] if attr else [f"chdev -l {dev.name} -a flow_ctrl=yes -P"]),
+                                       + ([] if attr else [chdev_root(dev.name, {"flow_ctrl": "yes"}, perm=True)]),
                                        padmin=[f"entstat -all {dev.name} | grep -i 'flow control'"] if host.is_vios else []),
                           rollback=Commands(root=["# on the switch port: restore the previous flow control setting"]),
                           values={"current": f"status {status}", "suggested": "Enabled"})
@@ -183,7 +183,7 @@ def phys_tx_queue_overflow(host: Host, cfg: Config) -> Iterator[Finding]:
         peak = _counter(dev, "max_sw_tx_queue_packets")
         cur = dev.attr("tx_que_sz")
         fix = chdev_perm(host, dev.name, {"tx_que_sz": "<maximum listed by lsattr -Rl>"})
-        fix.root.insert(0, f"lsattr -Rl {dev.name} -a tx_que_sz   # the allowed values; take the largest")
+        fix.root.insert(0, lsattr_root(dev.name, "tx_que_sz", allowed=True) + "   # the allowed values; take the largest")
         yield finding(phys_tx_queue_overflow, host, dev.name,
                       f"{dev.name} on {host.name}: S/W Transmit Queue Overflow {n}"
                       + (f", Max Packets on S/W Transmit Queue {peak}" if peak is not None else "")
@@ -234,7 +234,7 @@ def phys_rx_errors(host: Host, cfg: Config) -> Iterator[Finding]:
         if "no_resource_errors" in bad or "dma_overrun" in bad:
             qattr = next((a for a in _RXQ_ATTRS if dev.attr(a) is not None), "rxdesc_que_sz")
             cur = dev.attr(qattr)
-            fix.root.append(f"lsattr -Rl {dev.name} -a {qattr}   # the allowed receive queue sizes")
+            fix.root.append(lsattr_root(dev.name, qattr, allowed=True) + "   # the allowed receive queue sizes")
             ch = chdev_perm(host, dev.name, {qattr: "<largest value lsattr -Rl lists>"})
             fix.root += ch.root
             fix.padmin += ch.padmin

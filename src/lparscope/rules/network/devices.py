@@ -9,6 +9,7 @@ from ``entstat -all`` (the member listed as the real adapter); aggregation membe
 from __future__ import annotations
 
 from ...model.estate import Device, Evidence, Host
+from ..changes import chdev_root
 
 
 def interface_of(ent: str) -> str:
@@ -18,7 +19,7 @@ def interface_of(ent: str) -> str:
 def interface_down(host: Host, ent: str, change: str) -> list[str]:
     """The down / detach / change / up sequence of 000 Example 3-33."""
     en = interface_of(ent)
-    return [f"chdev -l {en} -a state=down", f"chdev -l {en} -a state=detach", change, f"chdev -l {en} -a state=up"]
+    return [chdev_root(en, {"state": "down"}), chdev_root(en, {"state": "detach"}), change, chdev_root(en, {"state": "up"})]
 
 
 S000 = "000_31a80e54567cd02b.txt"

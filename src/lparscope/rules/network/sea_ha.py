@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Evidence, Host
+from ..changes import chdev_padmin
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .devices import S000, S001, ha_mode_of, name_list, sea_role, sea_stats
@@ -44,7 +45,7 @@ def sea_sharing_odm(host: Host, cfg: Config) -> Iterator[Finding]:
                       f"{host.name}: the ODM allows ha_mode values \"{values}\" only; chdev -attr ha_mode=sharing will be refused.",
                       evidence=[s.ev("attribute"), s.ev("values")],
                       fix=Commands(padmin=["# 001: have IBM support walk through this ODM change", "oem_setup_env", *steps, "exit",
-                                           "chdev -dev <sea> -attr ha_mode=sharing   # primary VIOS first, then the backup"],
+                                           chdev_padmin("<sea>", {"ha_mode": "sharing"}) + "   # primary VIOS first, then the backup"],
                                    root=steps),
                       rollback=Commands(padmin=["oem_setup_env", *undo, "exit"], root=undo),
                       values={"current": values, "suggested": f"{values},sharing"})
@@ -120,12 +121,12 @@ def sea_load_sharing(host: Host, cfg: Config) -> Iterator[Finding]:
                         f'-a "ieee_virtual_eth=1,port_vlan_id=<unused-pvid>,addl_vlan_ids=<vlans-moved-here>,is_trunk=1,trunk_priority={prio_text}"',
                         f"mksyscfg -r prof -m <managed-system> -o save -p {host.name} -n <profile> --force",
                         "# move those VLANs off the first trunk adapter, and do the same on the partner VIOS"]
-            fix.padmin += ["# after the HMC has added the second trunk adapter:", "cfgdev", f"chdev -dev {sea.name} -attr virt_adapters={','.join(t.name for t in trunks)},<new-trunk-ent>"]
+            fix.padmin += ["# after the HMC has added the second trunk adapter:", "cfgdev", chdev_padmin(sea.name, {"virt_adapters": ",".join([*(t.name for t in trunks), "<new-trunk-ent>"])})]
             disruption.append("dlpar")
-        fix.padmin += [f"chdev -dev {sea.name} -attr ha_mode=sharing   # on the primary VIOS first, then on the backup"]
-        undo = Commands(padmin=[f"chdev -dev {sea.name} -attr ha_mode=auto   # on both VIOS"])
+        fix.padmin += [chdev_padmin(sea.name, {"ha_mode": "sharing"}) + "   # on the primary VIOS first, then on the backup"]
+        undo = Commands(padmin=[chdev_padmin(sea.name, {"ha_mode": "auto"}) + "   # on both VIOS"])
         if len(trunks) < 2:
-            undo.padmin += [f"chdev -dev {sea.name} -attr virt_adapters={','.join(t.name for t in trunks)}",
+            undo.padmin += [chdev_padmin(sea.name, {"virt_adapters": ",".join(t.name for t in trunks)}),
                             "rmdev -dev <new-trunk-ent>"]
             undo.hmc += [f"chhwres -m <managed-system> -r virtualio --rsubtype eth -o r -p {host.name} -s <free-slot>",
                          f"mksyscfg -r prof -m <managed-system> -o save -p {host.name} -n <profile> --force",

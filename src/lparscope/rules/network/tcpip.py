@@ -11,6 +11,7 @@ from typing import Any
 
 from ...model.estate import Estate, Evidence, Host
 from ...sources.tunables import to_number
+from ..changes import chdev_root
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .link_speed import link_mbps
@@ -62,7 +63,7 @@ def _use_isno(host: Host) -> tuple[int | None, Evidence | None]:
 
 
 def _en_chdev(en: str, values: dict[str, Any]) -> str:
-    return f"chdev -l {en} " + " ".join(f"-a {k}={v}" for k, v in values.items())
+    return chdev_root(en, values)
 
 
 def _no_cmd(values: dict[str, Any]) -> str:
@@ -314,8 +315,8 @@ def client_mtu_raised(estate: Estate, cfg: Config) -> Iterator[Finding]:
             if pvid is not None and pvid in bridged:
                 case = (f"VLAN {pvid} is bridged by an SEA, so this traffic leaves the frame: 001 keeps the client "
                         f"MTU at {MTU_DEFAULT} and uses mtu_bypass (largesend); jumbo frames are set on the physical side.")
-                fix = Commands(root=[f"chdev -l {en} -a mtu={MTU_DEFAULT}", f"chdev -l {en} -a mtu_bypass=on"])
-                back = Commands(root=[f"chdev -l {en} -a mtu={mtu}"] + ([f"chdev -l {en} -a mtu_bypass={bypass}"] if bypass else []))
+                fix = Commands(root=[chdev_root(en, {"mtu": MTU_DEFAULT}), chdev_root(en, {"mtu_bypass": "on"})])
+                back = Commands(root=[chdev_root(en, {"mtu": mtu})] + ([chdev_root(en, {"mtu_bypass": bypass})] if bypass else []))
             elif pvid is not None and seen:
                 case = (f"no collected SEA bridges VLAN {pvid}: this looks like the internal partition-to-partition VLAN "
                         f"of 000 §3.7.10, where a large MTU (up to 65390) is the documented tuning; every partition on "
@@ -326,8 +327,8 @@ def client_mtu_raised(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 case = ("which case applies depends on the VLAN: if an SEA bridges it, 001 keeps the client MTU at "
                         f"{MTU_DEFAULT} with mtu_bypass on; if it is internal to the frame, 000 §3.7.10 raises it to 65390.")
                 fix = Commands(root=[f"entstat -d ent{en[2:]} | grep 'Port VLAN ID'   # then, if an SEA bridges that VLAN:",
-                                     f"chdev -l {en} -a mtu={MTU_DEFAULT}", f"chdev -l {en} -a mtu_bypass=on"])
-                back = Commands(root=[f"chdev -l {en} -a mtu={mtu}"] + ([f"chdev -l {en} -a mtu_bypass={bypass}"] if bypass else []))
+                                     chdev_root(en, {"mtu": MTU_DEFAULT}), chdev_root(en, {"mtu_bypass": "on"})])
+                back = Commands(root=[chdev_root(en, {"mtu": mtu})] + ([chdev_root(en, {"mtu_bypass": bypass})] if bypass else []))
             yield finding(client_mtu_raised, host, en,
                           f"{en} on {host.name} (virtual adapter ent{en[2:]}) has MTU {mtu}"
                           + (f", mtu_bypass={bypass}" if bypass else "") + f". {case}",

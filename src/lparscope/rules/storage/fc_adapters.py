@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Host
+from ..changes import attr_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 
@@ -35,13 +36,10 @@ def _is_vfc_client(dev: Device) -> bool:
 
 
 def _change(host: Host, dev: Device, attr: str, new: str, old: str) -> tuple[Commands, Commands]:
-    pad = host.is_vios
-    fix = Commands(root=[f"chdev -l {dev.name} -a {attr}={new} -P", "# applies at the next boot (or after rmdev -R / cfgmgr of the adapter)"],
-                   padmin=[f"chdev -dev {dev.name} -attr {attr}={new} -perm"] if pad else [])
+    fix, undo = attr_change(host, dev.name, {attr: new}, {attr: old}, perm=True,
+                            root_notes=["# applies at the next boot (or after rmdev -R / cfgmgr of the adapter)"])
     if _is_vfc_client(dev):
         fix.root.insert(0, f"# NPIV client: first raise {attr} on the VIOS physical port behind this adapter (client <= VIOS)")
-    undo = Commands(root=[f"chdev -l {dev.name} -a {attr}={old} -P"],
-                    padmin=[f"chdev -dev {dev.name} -attr {attr}={old} -perm"] if pad else [])
     return fix, undo
 
 
@@ -153,11 +151,9 @@ def fscsi_recovery(host: Host, cfg: Config) -> Iterator[Finding]:
             f"assumed multipathed: {len(ports)} FC ports on the host, no lspath in the data"
         if multi is None and len(ports) < 2:
             continue
-        fix = Commands(root=[f"chdev -l {dev.name} -a fc_err_recov=fast_fail -a dyntrk=yes -P", "# applies at the next boot"],
-                       padmin=[f"chdev -dev {dev.name} -attr fc_err_recov=fast_fail dyntrk=yes -perm"] if host.is_vios else [])
-        undo = Commands(root=[f"chdev -l {dev.name} -a fc_err_recov={recov or 'delayed_fail'} -a dyntrk={dyn or 'no'} -P"],
-                        padmin=[f"chdev -dev {dev.name} -attr fc_err_recov={recov or 'delayed_fail'} dyntrk={dyn or 'no'} -perm"]
-                        if host.is_vios else [])
+        fix, undo = attr_change(host, dev.name, {"fc_err_recov": "fast_fail", "dyntrk": "yes"},
+                                {"fc_err_recov": recov or "delayed_fail", "dyntrk": dyn or "no"}, perm=True,
+                                root_notes=["# applies at the next boot"])
         yield finding(fscsi_recovery, host, dev.name,
                       f"{dev.name} on {host.name} has fc_err_recov={recov}, dyntrk={dyn} ({how}).",
                       evidence=dev.attr_ev("fc_err_recov", "dyntrk"), fix=fix, rollback=undo, disruption=["reboot"],

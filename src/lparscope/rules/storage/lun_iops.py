@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...model.estate import Host
+from ..changes import attr_change
 from ..config import Config, threshold
-from ..engine import Commands, Finding, finding, rule
-from .mpio import padmin_if_vios
+from ..engine import Finding, finding, rule
 
 IOPS_SHARE = threshold("lun_iops_ceiling_share", 0.8,
                        "measured tps at or above this share of queue_depth / service time is reported (catalogue STO-02)")
@@ -53,9 +53,8 @@ def iops_ceiling(host: Host, cfg: Config) -> Iterator[Finding]:
         dev = host.devices[disk]
         qd = int(dev.attr("queue_depth") or 0)
         more = min(qd * 2, 256)
-        fix = Commands(root=[f"chdev -l {disk} -a queue_depth={more} -P", "# within the storage vendor's maximum per LUN; or spread the data over more LUNs"],
-                       padmin=padmin_if_vios(host, [f"chdev -dev {disk} -attr queue_depth={more} -perm"]))
-        undo = Commands(root=[f"chdev -l {disk} -a queue_depth={qd} -P"], padmin=padmin_if_vios(host, [f"chdev -dev {disk} -attr queue_depth={qd} -perm"]))
+        fix, undo = attr_change(host, disk, {"queue_depth": more}, {"queue_depth": qd}, perm=True, root_notes=[
+            "# within the storage vendor's maximum per LUN; or spread the data over more LUNs"])
         yield finding(iops_ceiling, host, disk,
                       f"{disk} on {host.name}: {s.record.tps:.0f} tps against a ceiling of {ceiling:.0f} "
                       f"(queue_depth {qd} / {svc:.2f} ms average service) = {ratio:.0%}.",

@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...model.estate import Device, Host
+from ..changes import attr_change, chdev_root
 from ..config import Config, threshold
-from ..engine import Commands, Finding, finding, rule
+from ..engine import Finding, finding, rule
 
 HCHECK = threshold("hcheck_interval_suggested", 60, "health check interval suggested for MPIO disks, seconds (catalogue STO-10)")
 
@@ -27,10 +28,6 @@ def _paths(host: Host) -> dict[str, list[Any]]:
 
 def _is_vscsi_disk(dev: Device) -> bool:
     return (dev.attr("PCM") or "").endswith("/vscsi") or "Virtual SCSI Disk" in dev.description
-
-
-def padmin_if_vios(host: Host, cmds: list[str]) -> list[str]:
-    return cmds if host.is_vios else []
 
 
 @rule(
@@ -54,11 +51,11 @@ def hcheck_off(host: Host, cfg: Config) -> Iterator[Finding]:
         if _is_vscsi_disk(dev) and n < 2:
             continue
         mode = dev.attr("hcheck_mode") or "nonactive"
-        fix = Commands(root=[f"chdev -l {dev.name} -a hcheck_interval={want} -a hcheck_mode=nonactive -U",
-                             f"# if -U is refused (disk open on older levels): chdev -l {dev.name} -a hcheck_interval={want} -a hcheck_mode=nonactive -P"],
-                       padmin=padmin_if_vios(host, [f"chdev -dev {dev.name} -attr hcheck_interval={want} hcheck_mode=nonactive -perm"]))
-        undo = Commands(root=[f"chdev -l {dev.name} -a hcheck_interval=0 -a hcheck_mode={mode} -P"],
-                        padmin=padmin_if_vios(host, [f"chdev -dev {dev.name} -attr hcheck_interval=0 hcheck_mode={mode} -perm"]))
+        new = {"hcheck_interval": want, "hcheck_mode": "nonactive"}
+        fix, undo = attr_change(host, dev.name, new, {"hcheck_interval": 0, "hcheck_mode": mode}, perm=True)
+        # -U changes the running disk now; -P (next boot) is the fallback the fix names
+        fix.root = [chdev_root(dev.name, new) + " -U",
+                    f"# if -U is refused (disk open on older levels): {chdev_root(dev.name, new, perm=True)}"]
         where = f", {n} path parents in lspath" if n else ""
         yield finding(hcheck_off, host, dev.name, f"{dev.name} on {host.name} has hcheck_interval=0{where}.",
                       evidence=dev.attr_ev("hcheck_interval", "PCM") + [s.ev() for s in paths.get(dev.name, [])[:2]],
@@ -81,10 +78,8 @@ def algorithm_reserve(host: Host, cfg: Config) -> Iterator[Finding]:
         algo, res = dev.attr("algorithm"), dev.attr("reserve_policy")
         if algo not in _ROUND or res not in _RESERVING:
             continue
-        fix = Commands(root=[f"chdev -l {dev.name} -a reserve_policy=no_reserve -a algorithm={algo} -P"],
-                       padmin=padmin_if_vios(host, [f"chdev -dev {dev.name} -attr reserve_policy=no_reserve algorithm={algo} -perm"]))
-        undo = Commands(root=[f"chdev -l {dev.name} -a algorithm=fail_over -a reserve_policy={res} -P"],
-                        padmin=padmin_if_vios(host, [f"chdev -dev {dev.name} -attr algorithm=fail_over reserve_policy={res} -perm"]))
+        fix, undo = attr_change(host, dev.name, {"reserve_policy": "no_reserve", "algorithm": algo},
+                                {"algorithm": "fail_over", "reserve_policy": res}, perm=True)
         yield finding(algorithm_reserve, host, dev.name,
                       f"{dev.name} on {host.name} has algorithm={algo} with reserve_policy={res}.",
                       evidence=dev.attr_ev("algorithm", "reserve_policy"), fix=fix, rollback=undo, disruption=["reboot"],
@@ -111,11 +106,9 @@ def fail_over_multipath(host: Host, cfg: Config) -> Iterator[Finding]:
         if any(s.record.parent.startswith("vscsi") for s in ps):
             continue
         res = dev.attr("reserve_policy") or "<current>"
-        fix = Commands(root=[f"chdev -l {disk} -a reserve_policy=no_reserve -a algorithm=shortest_queue -P",
-                             "# only when the storage vendor supports active/active access for this LUN"],
-                       padmin=padmin_if_vios(host, [f"chdev -dev {disk} -attr reserve_policy=no_reserve algorithm=shortest_queue -perm"]))
-        undo = Commands(root=[f"chdev -l {disk} -a algorithm=fail_over -a reserve_policy={res} -P"],
-                        padmin=padmin_if_vios(host, [f"chdev -dev {disk} -attr algorithm=fail_over reserve_policy={res} -perm"]))
+        fix, undo = attr_change(host, disk, {"reserve_policy": "no_reserve", "algorithm": "shortest_queue"},
+                                {"algorithm": "fail_over", "reserve_policy": res}, perm=True,
+                                root_notes=["# only when the storage vendor supports active/active access for this LUN"])
         yield finding(fail_over_multipath, host, disk,
                       f"{disk} on {host.name} has {len(enabled)} Enabled paths but algorithm=fail_over.",
                       evidence=dev.attr_ev("algorithm") + [s.ev() for s in enabled[:2]], fix=fix, rollback=undo,
@@ -152,8 +145,9 @@ def vscsi_client_recovery(host: Host, cfg: Config) -> Iterator[Finding]:
         if not paths and len(known) < 2:
             continue
         how = "lspath shows disks on two vscsi adapters" if paths else f"{len(known)} vscsi adapters, no lspath in the data"
-        fix = Commands(root=[f"chdev -l {dev.name} -a vscsi_err_recov=fast_fail -a vscsi_path_to=30 -P", "# applies at the next boot"])
-        undo = Commands(root=[f"chdev -l {dev.name} -a vscsi_err_recov={recov or 'delayed_fail'} -a vscsi_path_to={pto or 0} -P"])
+        fix, undo = attr_change(host, dev.name, {"vscsi_err_recov": "fast_fail", "vscsi_path_to": 30},
+                                {"vscsi_err_recov": recov or "delayed_fail", "vscsi_path_to": pto or 0}, perm=True,
+                                padmin=False, root_notes=["# applies at the next boot"])
         yield finding(vscsi_client_recovery, host, dev.name,
                       f"{dev.name} on {host.name} has vscsi_err_recov={recov}, vscsi_path_to={pto} ({how}).",
                       evidence=dev.attr_ev("vscsi_err_recov", "vscsi_path_to"), fix=fix, rollback=undo, disruption=["reboot"],

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Host
+from ..changes import attr_change, lsattr_root
 from ..config import Config
-from ..engine import Commands, Finding, finding, rule
+from ..engine import Finding, finding, rule
 
 
 def _is_vscsi_client_disk(dev: Device) -> bool:
@@ -29,10 +30,9 @@ def vscsi_queue_depth_default(host: Host, cfg: Config) -> Iterator[Finding]:
     for dev in sorted(host.devices.values(), key=lambda d: d.name):
         if not _is_vscsi_client_disk(dev) or dev.attr("queue_depth") != str(default):
             continue
-        fix = Commands(root=[f"chdev -l {dev.name} -a queue_depth=32 -P",
-                             "# -P records the change for the next boot; or vary off the volume group and run without -P",
-                             "# use the queue_depth of the backing disk on the VIOS (lsdev -dev hdiskN -attr queue_depth) instead of 32 when known"])
-        undo = Commands(root=[f"chdev -l {dev.name} -a queue_depth={default} -P"])
+        fix, undo = attr_change(host, dev.name, {"queue_depth": 32}, {"queue_depth": default}, perm=True, padmin=False, root_notes=[
+            "# -P records the change for the next boot; or vary off the volume group and run without -P",
+            "# use the queue_depth of the backing disk on the VIOS (lsdev -dev hdiskN -attr queue_depth) instead of 32 when known"])
         yield finding(vscsi_queue_depth_default, host, dev.name,
                       f"{dev.name} on {host.name} is a virtual SCSI disk with queue_depth {default}.",
                       evidence=dev.attr_ev("queue_depth") + [dev.evidence], fix=fix, rollback=undo,
@@ -63,11 +63,9 @@ def sqfull_persistent(host: Host, cfg: Config) -> Iterator[Finding]:
         dev = host.devices.get(disk)
         qd = dev.attr("queue_depth") if dev else None
         more = str(min(int(qd) * 2, 256)) if qd and qd.isdigit() else "<larger value>"
-        fix = Commands(root=[f"lsattr -El {disk} -a queue_depth", f"chdev -l {disk} -a queue_depth={more} -P",
-                             "# check the storage vendor's maximum per LUN before raising it"],
-                       padmin=[f"chdev -dev {disk} -attr queue_depth={more} -perm"] if host.is_vios else [])
-        undo = Commands(root=[f"chdev -l {disk} -a queue_depth={qd or '<previous>'} -P"],
-                        padmin=[f"chdev -dev {disk} -attr queue_depth={qd or '<previous>'} -perm"] if host.is_vios else [])
+        fix, undo = attr_change(host, disk, {"queue_depth": more}, {"queue_depth": qd or "<previous>"}, perm=True,
+                                root_notes=["# check the storage vendor's maximum per LUN before raising it"])
+        fix.root.insert(0, lsattr_root(disk, "queue_depth"))
         yield finding(sqfull_persistent, host, disk,
                       f"{disk} on {host.name}: sqfull > 0 in {len(busy)} of {len(vals)} intervals "
                       f"(max {max(vals):.0f}); queue_depth {qd or 'unknown'}.",

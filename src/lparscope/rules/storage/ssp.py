@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ...model.estate import Device, Estate, Host
+from ..changes import chdev_padmin, chdev_root
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -61,10 +62,10 @@ def ssp_attrs(estate: Estate, cfg: Config) -> Iterator[Finding]:
             for h in sorted({h.name: h for h, _, _ in odd}.values(), key=lambda x: x.name):
                 mine = [(d, v) for hh, d, v in odd if hh is h]
                 fix = Commands(padmin=["# with the pool offline on this VIOS, or for the next restart (one VIOS at a time):",
-                                       *[f"chdev -dev {d.name} -attr {attr}={common} -perm" for d, _ in mine]],
-                               root=[f"chdev -l {d.name} -a {attr}={common} -P" for d, _ in mine])
-                undo = Commands(padmin=[f"chdev -dev {d.name} -attr {attr}={v} -perm" for d, v in mine],
-                                root=[f"chdev -l {d.name} -a {attr}={v} -P" for d, v in mine])
+                                       *[chdev_padmin(d.name, {attr: common}, perm=True) for d, _ in mine]],
+                               root=[chdev_root(d.name, {attr: common}, perm=True) for d, _ in mine])
+                undo = Commands(padmin=[chdev_padmin(d.name, {attr: v}, perm=True) for d, v in mine],
+                                root=[chdev_root(d.name, {attr: v}, perm=True) for d, v in mine])
                 spread = ", ".join(f"{v} on {n} disk(s)" for v, n in values.most_common())
                 yield finding(ssp_attrs, h, f"{attr}: " + ", ".join(d.name for d, _ in mine),
                               f"Shared storage pool disks (repository {repo}) have {attr} {spread}; on {h.name} "

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...model.estate import Host
+from ..changes import attr_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .level import IV94438_LEVELS, level_tuple
@@ -72,12 +73,10 @@ def backing_reserve(host: Host, cfg: Config) -> Iterator[Finding]:
         if disk is None or dev is None or policy not in _RESERVING or disk in seen:
             continue
         seen.add(disk)
-        fix = Commands(padmin=[f"chdev -dev {disk} -attr reserve_policy=no_reserve -perm",
-                               "# the disk is open through its VTD: the change applies at the next restart of this VIOS",
-                               "# (restart it while the partner VIOS serves the clients)"],
-                       root=[f"chdev -l {disk} -a reserve_policy=no_reserve -P"])
-        undo = Commands(padmin=[f"chdev -dev {disk} -attr reserve_policy={policy} -perm"],
-                        root=[f"chdev -l {disk} -a reserve_policy={policy} -P"])
+        fix, undo = attr_change(host, disk, {"reserve_policy": "no_reserve"}, {"reserve_policy": policy}, perm=True,
+                                padmin=True, padmin_notes=[
+                                    "# the disk is open through its VTD: the change applies at the next restart of this VIOS",
+                                    "# (restart it while the partner VIOS serves the clients)"])
         extra = " Its ioslevel is in the APAR IV94438 range." if apar else ""
         yield finding(backing_reserve, host, disk,
                       f"{disk} on {host.name} backs {m.vtd} for client {m.client_id} with reserve_policy={policy}.{extra}",

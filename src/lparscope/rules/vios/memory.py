@@ -4,51 +4,13 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterator
 
-from ...model.estate import Device, Host
+from ...model.estate import Host
+from ...sizing.vios import vios_memory_estimate
 from ..changes import dlpar_resize
 from ..config import Config
 from ..engine import Finding, finding, rule
-
-_TEN_GIG = re.compile(r"10\s?G(b|bE|igabit)|10000", re.I)
-
-
-def port_speed_10g(dev: Device) -> bool:
-    stats = dev.stats
-    rate = getattr(stats, "adapter_data_rate", None) if stats is not None else None
-    if rate:
-        return int(rate) >= 10000
-    return bool(_TEN_GIG.search(dev.description))
-
-
-def vios_memory_estimate(host: Host) -> tuple[int, list[str]]:
-    """Suggested VIOS memory in MB and how it was reached (000 §3.5.2)."""
-    parts: list[str] = []
-    lhea = [d for d in host.devices.values() if re.search(r"Logical Host Ethernet Adapter", d.description, re.I)]
-    lhea_ports = [d for d in host.devices.values() if re.search(r"Logical Host Ethernet Port", d.description, re.I)]
-    physical = [d for d in host.by_class("physical") if d not in lhea_ports]
-    ten = [d for d in physical if port_speed_10g(d)]
-    one = [d for d in physical if d not in ten]
-    fc = host.by_class("fc")
-    vfc = host.by_class("vfchost")
-    veth = host.by_class("virtual", "trunk")
-    total = 768
-    parts.append("768 MB base")
-    for count, each, label in ((len(lhea), 512, "LHEA"), (len(lhea_ports), 102, "LHEA port"),
-                               (len(one), 102, "1 Gb Ethernet port"), (len(ten), 512, "10 Gb Ethernet port"),
-                               (len(fc), 512, "FC port"), (len(vfc), 140, "virtual FC (NPIV) adapter"),
-                               (len(veth), 16, "virtual Ethernet adapter")):
-        if count:
-            total += count * each
-            parts.append(f"{count} x {label} x {each} MB")
-    cores = host.partition.system_cores if host.partition else None
-    if cores:
-        by_cores = 2048 * math.ceil(cores / 16)
-        parts.append(f"or 2 GB per 16 cores: {cores} cores -> {by_cores} MB")
-        total = max(total, by_cores)
-    return total, parts
 
 
 @rule(

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...model.estate import Estate, Evidence, Host
-from ..changes import MS
+from ..changes import MS, chdev_padmin
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .level import level_tuple
@@ -109,7 +109,7 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
             if proto == "vSCSI":
                 fix = Commands(
                     padmin=["# on the second VIOS of the frame, for each client listed:",
-                            "chdev -dev <hdisk> -attr reserve_policy=no_reserve   # on both VIOS, before mapping",
+                            chdev_padmin("<hdisk>", {"reserve_policy": "no_reserve"}) + "   # on both VIOS, before mapping",
                             "mkvdev -vdev <hdisk> -vadapter <vhost> -dev <vtd name>"],
                     hmc=[f'chhwres -r virtualio --rsubtype scsi -m {MS} -o a -p <second-vios> -s <slot> '
                          f'-a "adapter_type=server,remote_lpar_id=<client id>,remote_slot_num=<client slot>"',

@@ -1,0 +1,134 @@
+"""The HMC command line of a section: the program, its ``-r``/``--level``/``-m``/``-F`` options,
+and the resource a listing describes (from the command, or guessed from the attributes).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+
+@dataclass
+class HmcCommand:
+    """What a prompt's HMC command line asks for."""
+
+    program: str = ""
+    resource: str | None = None  # -r
+    level: str | None = None  # --level
+    rsubtype: str | None = None  # --rsubtype
+    system: str | None = None  # -m
+    fields: list[str] | None = None  # -F list (None: attribute=value form; []: -F alone)
+    delimiter: str = ","
+    header: bool = False  # --header
+
+
+def parse_command(command: str) -> HmcCommand:
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        argv = command.split()
+    out = HmcCommand(program=argv[0].rsplit("/", 1)[-1] if argv else "")
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        nxt = argv[i + 1] if i + 1 < len(argv) else None
+        if a == "-r" and nxt:
+            out.resource, i = nxt, i + 1
+        elif a == "--level" and nxt:
+            out.level, i = nxt, i + 1
+        elif a == "--rsubtype" and nxt:
+            out.rsubtype, i = nxt, i + 1
+        elif a == "-m" and nxt:
+            out.system, i = nxt, i + 1
+        elif a == "--header":
+            out.header = True
+        elif a == "-F":
+            if nxt is not None and not nxt.startswith("-"):
+                m = re.search(r"[^\w]", nxt)
+                out.delimiter = m.group() if m else ","
+                out.fields = [f for f in nxt.split(out.delimiter) if f]
+                i += 1
+            else:
+                out.fields = []
+        i += 1
+    return out
+
+
+_VIO_NAMES = {"eth": "veth", "scsi": "vscsi", "fc": "vfc", "serial": "vserial", "slot": "vslot"}
+
+
+def resource_name(cmd: HmcCommand) -> str | None:
+    """The record resource for a command: ``lshwres -r proc --level lpar`` -> "proc-lpar"."""
+    r = cmd.resource
+    if not r:
+        return None
+    if cmd.program == "lshwres":
+        if r in ("proc", "mem"):
+            return f"{r}-{cmd.level or 'sys'}"
+        if r == "virtualio":
+            base = _VIO_NAMES.get(cmd.rsubtype or "", f"virtualio-{cmd.rsubtype or 'unknown'}")
+            return f"{base}-sys" if cmd.level == "sys" else base
+        if cmd.rsubtype:
+            return f"{r}-{cmd.rsubtype}"
+        return r
+    if cmd.program == "lslparutil":
+        return "util-config" if r == "config" else r
+    return r
+
+
+def infer_resource(attrs: dict[str, str]) -> str | None:
+    """The resource of an attribute=value line read without its command line."""
+    k = attrs.keys()
+    if "resource_type" in k and "time" in k:
+        return f"util-{attrs['resource_type']}"  # an lslparutil event
+    if "type_model" in k and "serial_num" in k:
+        return "sys"
+    if "type_model_serial_num" in k and ("sp" in k or "sp_phys_loc" in k):
+        return "sysconn"
+    if "problem_num" in k and "refcode" in k:
+        return "svcevent"
+    if "lpar_name" in k and ("desired_mem" in k or "desired_procs" in k or "desired_proc_units" in k):
+        return "prof"
+    if "name" in k and "lpar_env" in k and "lpar_name" not in k:
+        return "lpar"
+    if "configurable_sys_proc_units" in k or "installed_sys_proc_units" in k:
+        return "proc-sys"
+    if "curr_avail_pool_proc_units" in k or "configurable_pool_proc_units" in k:
+        return "proc-pool"
+    if "shared_proc_pool_id" in k and ("max_pool_proc_units" in k or "curr_reserved_pool_proc_units" in k
+                                       or "lpar_names" in k):
+        return "procpool"
+    if "curr_proc_mode" in k or "curr_proc_units" in k or "curr_procs" in k:
+        return "proc-lpar"
+    if "configurable_sys_mem" in k or "installed_sys_mem" in k:
+        return "mem-sys"
+    if "curr_mem" in k or "curr_min_mem" in k:
+        return "mem-lpar"
+    if "slot_num" in k and "port_vlan_id" in k:
+        return "veth"
+    if "slot_num" in k and "adapter_type" in k:
+        if "wwpns" in k or "topology" in k:
+            return "vfc"
+        if "supports_hmc" in k or "connect_status" in k:
+            return "vserial"
+        return "vscsi"
+    if "curr_max_virtual_slots" in k:
+        return "vslot"
+    if "drc_index" in k and ("unit_phys_loc" in k or "phys_loc" in k or "drc_name" in k):
+        return "io-slot"
+    if "version" in k and "base_version" in k:
+        return "hmc-version"
+    if "hostname" in k and ("ipaddr" in k or "slipipaddr" in k):
+        return "hmc-network"
+    if "ssh" in k and "remotewebui" in k:
+        return "hmc-remote"
+    if k == {"vpd"}:
+        return "hmc-vpd"
+    return None
+
+
+SYSCFG_RESOURCES = frozenset({"sys", "lpar", "prof", "sysprof", "frame", "sysconn", "svcevent"})
+HMC_RESOURCES = frozenset({"hmc-version", "hmc-network", "hmc-remote", "hmc-vpd"})
+HWRES_RESOURCES = frozenset({"proc-sys", "proc-lpar", "proc-pool", "procpool", "mem-sys", "mem-lpar", "veth",
+                             "vscsi", "vfc", "vserial", "vslot", "io-slot"})
