@@ -31,7 +31,8 @@ class Limits:
     max_file_bytes: int = 64 * 1024 * 1024  # one text file or bundle member
     max_nmon_bytes: int = 1024 * 1024 * 1024  # one compressed nmon recording, expanded
     max_total_bytes: int = 1024 * 1024 * 1024  # all text read in one run (held for evidence excerpts)
-    max_members: int = 10_000  # members of one bundle
+    max_expanded_bytes: int = 8 * 1024 * 1024 * 1024  # all bytes decompressed in one run, refused ones too
+    max_members: int = 20_000  # members of one bundle (a bundle with more is not read at all)
     max_ratio: int = 200  # zip: uncompressed / compressed size above this is refused
     max_depth: int = 2  # bundles inside bundles
 
@@ -65,16 +66,27 @@ DAMAGE = (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError, tarfile.Tar
 CHUNK = 1024 * 1024
 
 
+class TooLarge(Exception):
+    """The run's decompression budget is spent: the input being read, and the rest of its bundle, are not read."""
+
+
 class _Budget:
-    """Bytes of text read so far in this run, against ``max_total_bytes``."""
+    """Bytes of text kept (``max_total_bytes``) and bytes decompressed (``max_expanded_bytes``) so far in this run."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.used = 0
+        self.expanded = 0
 
     def take(self, n: int) -> bool:
         self.used += n
         return self.used <= self.limits.max_total_bytes
+
+    def expand(self, n: int) -> None:
+        """Count ``n`` decompressed bytes; TooLarge once the run has expanded more than its limit."""
+        self.expanded += n
+        if self.expanded > self.limits.max_expanded_bytes:
+            raise TooLarge(f"more than {_mb(self.limits.max_expanded_bytes)} decompressed from the inputs of this run")
 
 
 def _mb(n: int) -> str:
@@ -109,7 +121,7 @@ def _is_tar(data: bytes, inner: bytes | None = None) -> bool:
     return len(data) > 262 and data[257:262] == b"ustar"
 
 
-def gzip_size(fileobj: io.BufferedIOBase | io.BytesIO, limit: int) -> int | None:
+def gzip_size(fileobj: io.BufferedIOBase | io.BytesIO, limit: int, budget: _Budget | None = None) -> int | None:
     """Expanded size of a gzip stream, counted without keeping it; None above ``limit``.
 
     Damage ends the count (the nmon reader then reads what it can, and says so).
@@ -122,17 +134,25 @@ def gzip_size(fileobj: io.BufferedIOBase | io.BytesIO, limit: int) -> int | None
                 if not got:
                     return total
                 total += got
+                if budget is not None:
+                    budget.expand(got)
                 if total > limit:
                     return None
     except DAMAGE:
         return total
 
 
-def _gunzip(data: bytes, limit: int) -> bytes | None:
+def _gunzip(data: bytes, limit: int, budget: _Budget) -> bytes | None:
     """The content of a gzip that is not a tar bundle, or None when it is larger than ``limit``."""
+    out = bytearray()
     with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
-        out = gz.read(limit + 1)
-    return out if len(out) <= limit else None
+        while len(out) <= limit:
+            piece = gz.read(min(CHUNK, limit + 1 - len(out)))
+            if not piece:
+                break
+            budget.expand(len(piece))
+            out += piece
+    return bytes(out) if len(out) <= limit else None
 
 
 def is_nmon(head: bytes) -> bool:
@@ -203,10 +223,10 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
         inner = _gzip_head(data)
         if not _is_tar(data, inner):
             cap = limits.max_nmon_bytes if is_nmon(inner[:16]) else limits.max_file_bytes
-            if is_nmon(inner[:16]) and gzip_size(io.BytesIO(data), cap) is None:
+            if is_nmon(inner[:16]) and gzip_size(io.BytesIO(data), cap, budget) is None:
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
                 return
-            expanded = _gunzip(data, cap)
+            expanded = _gunzip(data, cap, budget)
             if expanded is None:
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
                 return
@@ -240,7 +260,10 @@ def _member(display: str, folder: str, read: Callable[[], bytes], limits: Limits
     """One bundle member: damage and bugs in it are its own problem, the bundle goes on."""
     try:
         body = read()
+        budget.expand(len(body))
         yield from _from_bytes(display, folder, body, limits, budget, depth)
+    except TooLarge:
+        raise  # the whole bundle stops here
     except MemoryError:
         yield InputProblem(display, "too large: not enough memory to read it")
     except DAMAGE as exc:
@@ -249,8 +272,24 @@ def _member(display: str, folder: str, read: Callable[[], bytes], limits: Limits
         yield InputProblem(display, f"internal error while reading it: {describe(exc)}", internal=True)
 
 
+def _tar_too_many(data: bytes, limit: int) -> bool:
+    """Whether a tar holds more than ``limit`` members (headers only are read; damage: False)."""
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r|*") as tf:
+            for n, _ in enumerate(tf, start=1):
+                if n > limit:
+                    return True
+    except DAMAGE:
+        pass
+    return False
+
+
 def _read_tar(display: str, data: bytes, limits: Limits, budget: _Budget, depth: int) -> Iterator[Item]:
     try:
+        if _tar_too_many(data, limits.max_members):
+            yield InputProblem(display, f"too large: more than {limits.max_members} members; not read "
+                                        "(give it as an extracted folder to read it)")
+            return
         tf = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
     except DAMAGE as exc:
         yield InputProblem(display, f"unreadable tar bundle: {describe(exc)}")
@@ -307,8 +346,9 @@ def _read_zip(display: str, data: bytes, limits: Limits, budget: _Budget, depth:
         return
     with zf:
         if len(infos) > limits.max_members:
-            yield InputProblem(display, f"too large: more than {limits.max_members} members; only the first read")
-            infos = infos[: limits.max_members]
+            yield InputProblem(display, f"too large: more than {limits.max_members} members; not read "
+                                        "(give it as an extracted folder to read it)")
+            return
         for info in infos:
             if info.is_dir():
                 continue
@@ -367,7 +407,7 @@ def _read_path(path: Path, display: str, folder: str, limits: Limits, budget: _B
             inner = _gzip_head(fh.read(64 * 1024))
         if is_nmon(inner[:16]):  # the nmon reader expands it in memory: count it first
             with open(path, "rb") as fh:
-                if gzip_size(fh, limits.max_nmon_bytes) is None:  # type: ignore[arg-type]
+                if gzip_size(fh, limits.max_nmon_bytes, budget) is None:  # type: ignore[arg-type]
                     yield InputProblem(display, f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read")
                     return
             head = inner[:16]
@@ -385,6 +425,8 @@ def _guarded(path: Path, display: str, folder: str, limits: Limits, budget: _Bud
     """One given file: whatever goes wrong while reading it is its own problem."""
     try:
         yield from _read_path(path, display, folder, limits, budget)
+    except TooLarge as exc:
+        yield InputProblem(display, f"too large: {exc}; not read (or the rest of it)")
     except MemoryError:
         yield InputProblem(display, "too large: not enough memory to read it")
     except OSError as exc:
