@@ -293,7 +293,13 @@ def plan_for(estate: Estate, findings: list[Finding], problems: list[str]) -> An
     from .plan import build_plan
 
     try:
-        return build_plan(estate, findings)
+        plan = build_plan(estate, findings)
     except Exception as exc:  # the findings are still worth reporting without a plan
         problems.append(f"internal error while planning the changes: {describe(exc)}")
         return None
+    try:  # prove the plan on the measured traces: a step that starves another partition is a check
+        from .simulate.plan_bridge import flag_plan
+        flag_plan(estate, plan)
+    except Exception as exc:
+        problems.append(f"what-if replay of the plan failed: {type(exc).__name__}: {exc}")
+    return plan
