@@ -23,14 +23,22 @@ def verdict(f: dict[str, Any], short: int) -> str:
     if a < b:
         return f"The changes reduce the intervals with a starved partition from {b} to {a}."
     why = []
+    still = [p for p in f["partitions"] if p["after"]["starved_intervals"]]
+    for p in still:
+        s = p["settings_after"]
+        why.append(f"{p['partition']} stays short in {p['after']['starved_intervals']} interval(s) with EC {s['ec']:g}, "
+                   f"{s['vp']:g} VPs, {s['mode']}"
+                   + (" (its measured use sat at a ceiling there: it wanted more)" if p["after"]["starved_censored"] else ""))
     if short:
         why.append(f"in {short} interval(s) the partitions want more than the pool's cores: no setting can serve them all")
     if f["starved_by_change"]:
         why.append("the changes take capacity from " + ", ".join(f["starved_by_change"]))
     if f["problems_new"]:
         why.append("the changed settings are not valid as written")
+    pb, pa = f.get("starved_partition_intervals_before"), f.get("starved_partition_intervals_after")
+    fewer = f" (starved partition-intervals {pb} -> {pa})" if pb is not None and pa is not None and pa < pb else ""
     reason = "; ".join(why) or "the changes do not raise the ceilings where the demand was refused"
-    return f"The changes do not reduce the starved intervals ({b} -> {a}): {reason}."
+    return f"The changes do not reduce the intervals with a starved partition ({b} -> {a}){fewer}: {reason}."
 
 
 def replay_estate(plan: Any, traces: list[FrameTrace], wanted: list[ch.Change], source: str = "auto",
