@@ -28,7 +28,7 @@ def _frame(w: dict) -> dict:
 
 
 def test_sizing_replay_starves_fewer_intervals_than_today(tmp_path: Path) -> None:
-    w = _run(tmp_path)
+    w = _run(tmp_path, "--from", "sizing")  # the default replays the plan once it has processor changes
     f = _frame(w)
     assert w["changes_from"].startswith("the measured sizing")
     assert f["intervals"] == 288 and f["step_s"] == 300
