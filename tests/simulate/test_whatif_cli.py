@@ -67,7 +67,7 @@ def test_changes_file_and_usage_errors(tmp_path: Path) -> None:
 
 
 def test_consolidation_onto_targets_and_wpar_sizing(tmp_path: Path) -> None:
-    w = _run(tmp_path, "--onto", "p10a=8:256", "--onto", "p10b=6:128", "--wpar", "aix1,aix4")
+    w = _run(tmp_path, "--from", "sizing", "--onto", "p10a=8:256", "--onto", "p10b=6:128", "--wpar", "aix1,aix4")
     con = w["consolidation"]
     placed = {n for t in con["targets"] for n in t["partitions"]}
     unplaced = {u["partition"] for u in con["unplaced"]}
@@ -85,3 +85,19 @@ def test_ame_model_of_the_example_amepat_report(tmp_path: Path) -> None:
     m = _run(tmp_path)["ame"]["aix3"]
     assert m["runs"] == 1 and m["recommended"]["factor"] == 1.44
     assert all(r["true_memory_mb"] == round(m["expanded_memory_mb"] / r["factor"], 1) for r in m["curve"])
+
+
+def test_analyze_report_carries_the_whatif_section_and_charts(tmp_path: Path) -> None:
+    js, page = tmp_path / "a.json", tmp_path / "a.html"
+    r = runner.invoke(app, ["analyze", EXAMPLE, "-q", "--json", str(js), "--html", str(page)])
+    assert r.exit_code == 0, r.output
+    w = json.loads(js.read_text())["whatif"]
+    f = _frame(w)
+    assert "aix3" in w["ame"]
+    # the plan when it changes processors, else the sizing: fewer starved intervals, or the verdict says why not
+    if f["starved_intervals_after"] >= f["starved_intervals_before"]:
+        assert "do not reduce" in f["verdict"] and "stays short" in f["verdict"]
+    if w["changes_from"] == "the plan":
+        assert f["plan_steps"] and all(isinstance(s["starves"], list) for s in f["plan_steps"])
+    html = page.read_text()
+    assert 'id="whatif"' in html and html.count("chart-whatif-") >= 7 and 'href="#whatif"' in html

@@ -112,6 +112,8 @@ def summary(c: Comparison) -> dict[str, Any]:
         "notes": c.notes, "problems_before": c.before.problems, "problems_after": c.after.problems,
         "problems_new": [x for x in c.after.problems if x not in c.before.problems],
         "starved_intervals_before": sb, "starved_intervals_after": sa,
+        "starved_partition_intervals_before": int(starved(c.before, c.demand).sum()),
+        "starved_partition_intervals_after": int(starved(c.after, c.demand).sum()),
         "entitled_before": _r(ent_b), "entitled_after": _r(ent_a),
         "cores_freed": _r(ent_b - ent_a),
         "starved_by_change": victims,
