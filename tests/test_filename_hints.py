@@ -136,3 +136,16 @@ def test_name_forms():
     assert name_hint("notes_from_monday.txt") == NameHint(None, None)
     assert not_command_output("x/README.md") == "markdown document" and not_command_output("a.txt", "#!/bin/sh\n") == "script"
     assert not_command_output("aix1_lsattr.txt", "# lsattr -El hdisk0\n") is None
+
+
+def test_device_from_the_name_when_the_content_is_clear_but_names_none(tmp_path):
+    # lsattr rows with no command line; the name carries only a device ("pasted from hdisk5").
+    (tmp_path / "pasted_from_hdisk5.txt").write_text((FIX / "lsattr" / "no_device_pasted.txt").read_text())
+    est = analyze([str(tmp_path)]).estate
+    (inp,) = est.inputs
+    assert inp.status == "parsed" and "command 'lsattr -El hdisk5'" in inp.reason
+    (host,) = est.hosts.values()
+    assert host.devices["hdisk5"].attrs["queue_depth"].value == "8"
+    assert host.devices["hdisk5"].attrs["queue_depth"].evidence.line == 3
+    # Without a device in the name the rows stay warned about (see test_no_silent_drops).
+    assert name_hint("pasted_from_hdisk5.txt") == NameHint(None, None)

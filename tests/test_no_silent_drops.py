@@ -30,7 +30,7 @@ def _attached(kind: str, rec, host) -> bool:
     if kind == "lparstat-i":
         return host.partition is not None
     if kind == "iostat-D" and name == "DiskIoSample":
-        return rec.disk in host.disk_io
+        return rec.disk in (host.disk_io if rec.scope == "disk" else host.io_totals)
     if kind == "errpt":
         return any(e.record.identifier == rec.identifier and e.record.resource == rec.resource for e in host.errors)
     if kind == "lsps":

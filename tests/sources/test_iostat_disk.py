@@ -97,3 +97,17 @@ def test_bad_input_warns():
     assert io.parse("").records == [] and io.detect("") == 0
     r = io.parse("read: rps avgserv\n")
     assert r.warnings and r.warnings[0].line == 1
+
+
+def test_physical_and_adapter_rows_are_not_disks(tmp_path):
+    from lparscope.pipeline import analyze
+    from lparscope.sources import iostat_disk
+
+    text = (FIX / "aix72_Dl_with_physical_and_vscsi.txt").read_text()
+    r = iostat_disk.parse(text)
+    scopes = {s.disk: s.scope for s in r.records if hasattr(s, "disk")}
+    assert scopes == {"hdisk0": "disk", "hdisk1": "disk", "Physical": "total", "vscsi0": "adapter"}
+    (tmp_path / "aix1_iostat.txt").write_text(text.replace("# iostat", "root@aix1:/ # iostat"))
+    h = analyze([str(tmp_path)]).estate.hosts["aix1"]
+    assert set(h.disk_io) == {"hdisk0", "hdisk1"} and set(h.io_totals) == {"Physical", "vscsi0"}
+    assert h.disk_io["hdisk1"].samples[0]["sqfull"] == 12.0

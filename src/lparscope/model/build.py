@@ -203,7 +203,9 @@ def _iostat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     for s in parsed.records:
         if not hasattr(s, "disk"):
             continue  # IostatConfig: kept in host.records
-        series = host.disk_io.setdefault(s.disk, Series())
+        # "Physical" and adapter rows (vscsi0, fcs0) summarise disks: kept apart, never counted as disks.
+        target = host.disk_io if s.scope == "disk" else host.io_totals
+        series = target.setdefault(s.disk, Series())
         series.samples.append({"sqfull": s.sqfull, "tps": s.tps, "tm_act": s.tm_act, "avgsqsz": s.avgsqsz,
                                "avgwqsz": s.avgwqsz, "read_avgserv": s.read_avgserv, "write_avgserv": s.write_avgserv,
                                "interval": float(s.interval)})

@@ -175,6 +175,7 @@ class Host:
     vmstat_snapshots: list[dict[str, Setting]] = field(default_factory=list)  # each -v output, in order
     cpu: Series | None = None  # lparstat interval samples
     disk_io: dict[str, Series] = field(default_factory=dict)  # iostat -D per disk
+    io_totals: dict[str, Series] = field(default_factory=dict)  # iostat rows that are not disks: "Physical", vscsi0 ...
     vscsi_mappings: list[Any] = field(default_factory=list)
     npiv_mappings: list[Any] = field(default_factory=list)
     net_mappings: list[Any] = field(default_factory=list)
@@ -201,6 +202,8 @@ class Host:
     nmon: Any = None  # the NmonRecording read for this host, if any (time series for sizing and charts)
     nmon_path: str | None = None  # where that recording was read from, for evidence
     sizing: Any = None  # lparscope.sizing.cpu.Sizing computed from the measured series, if any
+    frame_model: str | None = None  # type-model of the frame the host runs on (HMC data), e.g. 9009-42A
+    frame_model_evidence: Evidence | None = None
     # Every parser record, by input kind, with its origin: rules for kinds that have no
     # dedicated model fields read them here (e.g. host.records["mount"]).
     records: dict[str, list[Sourced]] = field(default_factory=dict)

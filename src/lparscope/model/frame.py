@@ -333,7 +333,14 @@ def build_frames(estate: Estate) -> dict[str, Frame]:
     """Every managed system in the HMC data, with its partitions joined to the hosts analysed."""
     from .frame_build import _Builder  # the record reader lives in its own module
 
-    return _Builder(estate).build()
+    frames = _Builder(estate).build()
+    for fr in frames.values():  # each joined host learns its frame's type-model (POWER generation)
+        for p in fr.partitions.values():
+            host = estate.hosts.get(p.host or "")
+            if host is not None and fr.model:
+                host.frame_model = fr.model
+                host.frame_model_evidence = fr.evidence.get("model")
+    return frames
 
 
 def frame_of_host(estate: Estate, host_name: str) -> tuple[Frame, FramePartition] | None:

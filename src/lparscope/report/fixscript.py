@@ -23,16 +23,7 @@ from typing import Any
 from .. import __version__
 from ..model.change import SAFE_NAME, SAFE_VALUE
 from .fixscript_hmc import render_hmc_script
-from .fixscript_lib import HOST_LIB, HOST_MAIN_END, HOST_MAIN_START
-
-
-def _q(text: Any) -> str:
-    """Single-quote a word for ksh / sh (names and values come from untrusted input)."""
-    return "'" + str(text).replace("'", "'\\''") + "'"
-
-
-def _comment(text: Any) -> str:
-    return "# " + " ".join(str(text).split())
+from .fixscript_lib import HOST_LIB, HOST_MAIN_END, HOST_MAIN_START, change_comments, comment, q
 
 
 def interface_of(device: str) -> str:
@@ -93,21 +84,14 @@ def render_host_script(plan: dict[str, Any], host: str, now: datetime | None = N
            "#", "# Changes:"]
     for c in cs:
         step = steps.get(c.get("step") or 0)
-        out.append(_comment(f"  {c['id']}: {c['object']} {c['attribute']} {c['current']} -> {_fmt(c['target'])} "
-                            f"({c['method']}, disruption: {c['disruption']}"
-                            + (f", step {step['number']}: {step['title']}" if step else "") + ")"))
-        for r in c.get("reasons", []):
-            out.append(_comment(f"      because {r['rule_id']} ({r['subject']}) proposed {r['proposed']}"
-                                + ("" if r["chosen"] else " [not chosen]")))
-        for p in c.get("prerequisites", []):
-            out.append(_comment(f"      first: {p}"))
-        for n in c.get("notes", []):
-            out.append(_comment(f"      note: {n}"))
+        out += change_comments(c, f"{c['object']} {c['attribute']} {c['current']} -> {_fmt(c['target'])} "
+                                  f"({c['method']}, disruption: {c['disruption']}"
+                                  + (f", step {step['number']}: {step['title']}" if step else "") + ")")
     if not cs:
         out.append("#   (none)")
     out.append("")
-    out.append(f"SCRIPT_HOST={_q(host)}")
-    out.append("KNOWN_IDS=" + _q(" ".join(c["id"] for c in cs)))
+    out.append(f"SCRIPT_HOST={q(host)}")
+    out.append("KNOWN_IDS=" + q(" ".join(c["id"] for c in cs)))
     out.append(HOST_LIB)
     out.append(HOST_MAIN_START)
     last_step = None
@@ -116,26 +100,26 @@ def render_host_script(plan: dict[str, Any], host: str, now: datetime | None = N
             last_step = c.get("step")
             step = steps.get(last_step or 0)
             if step:
-                out.append(_comment(f"step {step['number']}: {step['title']}"
+                out.append(comment(f"step {step['number']}: {step['title']}"
                                     + (" (maintenance window)" if step["maintenance_window"] else "")))
                 for chk in step.get("checks", []):
-                    out.append(_comment(f"check first: {chk}"))
+                    out.append(comment(f"check first: {chk}"))
         kind, ifc = host_call(c)
         words = [c["id"], kind, c["object"], c["attribute"], _fmt(c["target"]), ifc]
-        out.append("change " + " ".join(_q(w) for w in words))
+        out.append("change " + " ".join(q(w) for w in words))
     reboot = [s for s in plan.get("steps", []) if s["where"] == host and s["disruption"] == "reboot"]
     if reboot:
-        out.append('[ "$PRINT_ONLY" = no ] && log ' + _q(f"changes recorded with -P / -r apply at the next reboot of "
+        out.append('[ "$PRINT_ONLY" = no ] && log ' + q(f"changes recorded with -P / -r apply at the next reboot of "
                                                           f"{host}: plan it (step {reboot[0]['number']})"))
     out.append(HOST_MAIN_END)
     advice = [a for a in plan.get("advice", []) if a["host"] == host]
     if advice:
         out.append("# Advice that is not a settable value (not run by this script; see the report):")
         for a in advice:
-            out.append(_comment(f"[{a['severity'].upper()}] {a['rule_id']} {a['subject']}"))
+            out.append(comment(f"[{a['severity'].upper()}] {a['rule_id']} {a['subject']}"))
             for form in ("root", "padmin", "hmc"):
                 for cmd in a["fix"].get(form, []):
-                    out.append(_comment(f"    {form}: {cmd}"))
+                    out.append(comment(f"    {form}: {cmd}"))
     return "\n".join(out) + "\n"
 
 
@@ -148,7 +132,7 @@ def render_index(plan: dict[str, Any], files: dict[str, str]) -> str:
                      + (f" after step {', '.join(str(a) for a in s['after'])}" if s["after"] else ""))
     for what, name in files.items():
         lines.append(f"{what}: {name}")
-    body = "\n".join("printf '%s\\n' " + _q(" ".join(str(x).split())) for x in lines)
+    body = "\n".join("printf '%s\\n' " + q(" ".join(str(x).split())) for x in lines)
     return ("#!/usr/bin/ksh\n# lparscope plan index: prints the plan's steps and the script for each host.\n"
             "# It changes nothing. Copy each host's script to that host; run the HMC script where ssh reaches the HMC.\n"
             + body + "\n")

@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import __version__
 from ..model.change import DLPAR_ATTRS, MS, PROFILE, RUNNING_FIELD, SAFE_NAME, fmt_value
+from .fixscript_lib import SHELL_COMMON, change_comments, comment, q
 
 HMC_LIB = r'''
 # --- lparscope functions ---
@@ -50,16 +51,7 @@ done
 case $APPLY_IDS in *[!A-Za-z0-9_.,-]*) die "change ids are letters, digits, '.', '_', '-' separated by commas" ;; esac
 case $HMC in -*|*[!A-Za-z0-9_.@-]*) die "--hmc takes USER@HOST (letters, digits, . _ - @)" ;; esac
 
-is_name() { case $1 in [A-Za-z]*) case $1 in *[!A-Za-z0-9_.-]*) return 1 ;; *) return 0 ;; esac ;; *) return 1 ;; esac; }
-is_value() { case $1 in '') return 1 ;; *[!A-Za-z0-9_.:+-]*) return 1 ;; *) return 0 ;; esac; }
-q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
-selected() { case ",$APPLY_IDS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
-same() {
-    [ "$1" = "$2" ] && return 0
-    case $1$2 in *[!0-9.]*) return 1 ;; esac
-    awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0) }'
-}
-hmc() { ssh -o BatchMode=yes -- "$HMC" "$1"; }
+''' + SHELL_COMMON + r'''hmc() { ssh -o BatchMode=yes -- "$HMC" "$1"; }
 
 STAMP=$(date +%Y%m%d-%H%M%S)-$$
 LOG=""
@@ -176,14 +168,6 @@ fi
 _FORMAT = {"desired_proc_units": "%.2f"}
 
 
-def _q(text: Any) -> str:
-    return "'" + str(text).replace("'", "'\\''") + "'"
-
-
-def _comment(text: Any) -> str:
-    return "# " + " ".join(str(text).split())
-
-
 def hmc_changes(plan: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted((c for c in plan.get("changes", [])
                    if c["status"] == "planned" and c["kind"] in ("partition", "profile")),
@@ -209,18 +193,11 @@ def render_hmc_script(plan: dict[str, Any], now: datetime | None = None) -> str:
     out = ["#!/bin/sh", f"# lparscope {__version__} HMC plan script, written {when}.",
            "# Run it where ssh reaches the HMC. Review every change first. See --help.", "#", "# Changes:"]
     for c in cs:
-        out.append(_comment(f"  {c['id']}: {c.get('partition')} on {c.get('frame') or MS} {c['attribute']} "
-                            f"{c['current']} -> {c['target']} ({c['method']}, disruption: {c['disruption']})"))
-        for r in c.get("reasons", []):
-            out.append(_comment(f"      because {r['rule_id']} on {r['host']} proposed {r['proposed']}"
-                                + ("" if r["chosen"] else " [not chosen]")))
-        for n in c.get("needs", []):
-            out.append(_comment(f"      needs: {n}"))
-        for n in c.get("notes", []):
-            out.append(_comment(f"      note: {n}"))
+        out += change_comments(c, f"{c.get('partition')} on {c.get('frame') or MS} {c['attribute']} {c['current']} -> "
+                                  f"{c['target']} ({c['method']}, disruption: {c['disruption']})")
     if not cs:
         out.append("#   (none)")
-    out.append("KNOWN_IDS=" + _q(" ".join(c["id"] for c in cs)))
+    out.append("KNOWN_IDS=" + q(" ".join(c["id"] for c in cs)))
     out.append(HMC_LIB)
     last = None
     for c in cs:
@@ -228,10 +205,10 @@ def render_hmc_script(plan: dict[str, Any], now: datetime | None = None) -> str:
             last = c.get("step")
             s = steps.get(last or 0)
             if s:
-                out.append(_comment(f"step {s['number']} ({s['frame']}): {s['title']}"
+                out.append(comment(f"step {s['number']} ({s['frame']}): {s['title']}"
                                     + (f"; after step {', '.join(map(str, s['after']))}" if s["after"] else "")))
                 for chk in s.get("checks", []):
-                    out.append(_comment(f"check first: {chk}"))
-        out.append("change " + " ".join(_q(w) for w in _call(c)))
+                    out.append(comment(f"check first: {chk}"))
+        out.append("change " + " ".join(q(w) for w in _call(c)))
     out.append('if [ "$PRINT_ONLY" = no ]; then write_rollback; if [ -n "$RB" ]; then log "selected changes done; undo with: sh $RB --hmc $HMC"; else log "nothing changed"; fi; fi')
     return "\n".join(out) + "\n"

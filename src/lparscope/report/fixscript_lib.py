@@ -7,6 +7,22 @@ value first (already in place: skipped), log it, write the undo into a rollback 
 change, read it back, and stop the run at the first failure.
 """
 
+SHELL_COMMON = r'''
+is_name() { case $1 in [A-Za-z]*) case $1 in *[!A-Za-z0-9_.-]*) return 1 ;; *) return 0 ;; esac ;; *) return 1 ;; esac; }
+is_value() { case $1 in '') return 1 ;; *[!A-Za-z0-9_.:+-]*) return 1 ;; *) return 0 ;; esac; }
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+selected() {
+    case ",$APPLY_IDS," in *",$1,"*) return 0 ;; *) return 1 ;; esac
+}
+same() {
+    [ "$1" = "$2" ] && return 0
+    # numbers compare as numbers (0.50 = 0.5)
+    case $1$2 in *[!0-9.]*) return 1 ;; esac
+    awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0) }'
+}
+
+'''
+
 HOST_LIB = r'''
 # --- lparscope functions ---
 set -u
@@ -43,20 +59,7 @@ case $APPLY_IDS in
     *[!A-Za-z0-9_.,-]*) die "change ids are letters, digits, '.', '_', '-' separated by commas" ;;
 esac
 
-is_name() { case $1 in [A-Za-z]*) case $1 in *[!A-Za-z0-9_.-]*) return 1 ;; *) return 0 ;; esac ;; *) return 1 ;; esac; }
-is_value() { case $1 in '') return 1 ;; *[!A-Za-z0-9_.:+-]*) return 1 ;; *) return 0 ;; esac; }
-q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
-selected() {
-    case ",$APPLY_IDS," in *",$1,"*) return 0 ;; *) return 1 ;; esac
-}
-same() {
-    [ "$1" = "$2" ] && return 0
-    # numbers compare as numbers (0.50 = 0.5)
-    case $1$2 in *[!0-9.]*) return 1 ;; esac
-    awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0) }'
-}
-
-STAMP=$(date +%Y%m%d-%H%M%S)-$$
+''' + SHELL_COMMON + r'''STAMP=$(date +%Y%m%d-%H%M%S)-$$
 LOG=""
 RB=""
 RB_LINES=""
@@ -216,3 +219,25 @@ if [ "$PRINT_ONLY" = no ]; then
     if [ -n "$RB" ]; then log "all selected changes done; undo with: ksh $RB"; else log "nothing changed"; fi
 fi
 '''
+
+
+def q(text: object) -> str:
+    """Single-quote a word for ksh / sh (names and values come from untrusted input)."""
+    return "'" + str(text).replace("'", "'\\''") + "'"
+
+
+def comment(text: object) -> str:
+    """A one-line shell comment (whitespace, newlines included, folded to single spaces)."""
+    return "# " + " ".join(str(text).split())
+
+
+def change_comments(c: dict, head: str) -> list[str]:
+    """The comment block of one change in a script: what, why (every proposal), what first, notes."""
+    out = [comment(f"  {c['id']}: {head}")]
+    for r in c.get("reasons", []):
+        out.append(comment(f"      because {r['rule_id']} on {r['host']} ({r['subject']}) proposed {r['proposed']}"
+                           + ("" if r["chosen"] else " [not chosen]")))
+    out += [comment(f"      first: {p}") for p in c.get("prerequisites", [])]
+    out += [comment(f"      needs: {n}") for n in c.get("needs", [])]
+    out += [comment(f"      note: {n}") for n in c.get("notes", [])]
+    return out

@@ -20,8 +20,9 @@ def _gen_from_text(text: str) -> float | None:
     return gen + 0.5 if m.group(2) else gen
 
 
-def power_generation(host: Host) -> tuple[float | None, str, Evidence | None]:
-    """(generation, what it was read from, evidence); hardware (lsattr proc type) wins over compat modes."""
+def power_generation(host: Host, use_frame: bool = False) -> tuple[float | None, str, Evidence | None]:
+    """(generation, what it was read from, evidence); hardware (lsattr proc type) wins over compat modes;
+    with ``use_frame``, the frame's type-model (HMC data) when the host's own outputs do not tell."""
     for name in sorted(host.devices):
         dev = host.devices[name]
         if re.fullmatch(r"proc\d+", name) and dev.attr("type"):
@@ -34,7 +35,7 @@ def power_generation(host: Host) -> tuple[float | None, str, Evidence | None]:
         gen = _gen_from_text(mode or "")
         if gen:
             return gen, f"amepat Processor Implementation Mode {mode}", s.ev("processor_implementation_mode")
-    frame_model = getattr(host, "frame_model", None)  # the frame's type-model, from the HMC data
+    frame_model = getattr(host, "frame_model", None) if use_frame else None  # the frame's type-model (HMC)
     gen = generation_of(frame_model)
     if gen:
         return gen, f"frame type-model {frame_model} ({generation_label(gen)})", getattr(host, "frame_model_evidence", None)

@@ -42,6 +42,10 @@ _WORD_FLAGS = {"all": "-all", "npiv": "-npiv", "net": "-net", "vadapter": "-vada
 # Flags whose next word is their value ("lshwres_r_mem_level_sys": "-r mem --level sys").
 _HMC_COMMANDS = {"lssyscfg", "lshwres", "lslparutil", "lshmc", "lssvcevents", "lssysconn"}
 _VALUE_FLAGS = {"-r", "-m", "-p", "-t", "-F", "-l", "-a", "-c", "--level", "--rsubtype", "--filter"}
+# AIX device names a file name may carry ("glpi_aix-6.1a_mem0.txt", "sample.ent4.ent0.txt").
+_DEVICE_NAME = re.compile(r"^(?:ent|en|et|hdisk|fcs|fscsi|mem|sys|proc|vscsi|vhost|vfchost|inet|iscsi|rmt|cd|lo|sfwcomm|L2cache)\d+$")
+# Kinds whose output needs a device its content may not name, and the command that names it.
+_DEVICE_COMMANDS = {"lsattr": "lsattr -El {}", "entstat": "entstat -d {}", "fcstat": "fcstat {}"}
 _DEFAULT_FLAGS = {"lsattr": "-El", "entstat": "-d", "fcstat": "", "lsmcode": "-c"}
 
 _NOT_OUTPUT_EXT = {
@@ -129,6 +133,13 @@ def classify_with_hint(text: str, display: str, registry: dict[str, ModuleType])
     if any(s.prompt is not None and s.prompt.command for s in segments):
         return segments, host_only, 0  # the content has command lines: they win
     if hint.command is None:
+        devices = [t for t in _TOKEN.findall(base_name(display)) if _DEVICE_NAME.match(t)]
+        kinds = [s.kind for s in segments]
+        if devices and len(kinds) == 1 and kinds[0] in _DEVICE_COMMANDS:
+            # The content is clearly this kind but names no device: the name's (last) device names it.
+            # Parsers that read the device from the content keep theirs (content wins).
+            hint = NameHint(_DEVICE_COMMANDS[kinds[0]].format(devices[-1]), hint.host)
+            return split_and_classify(f"# {hint.command}\n{text}", registry), hint, 1
         return segments, host_only, 0
     candidates = _kinds_for_command(hint.command, registry)
     content_kinds = {s.kind for s in segments if s.kind is not None}

@@ -76,6 +76,9 @@ class IostatConfig:
     line: int
 
 
+_ADAPTER_ROW = re.compile(r"^(?:vscsi|fcs|fscsi|sissas|sas|scsi|ide|sata|vfc|usbhc|vhost)\d+$")
+
+
 @dataclass
 class DiskIoSample:
     disk: str
@@ -107,6 +110,16 @@ class DiskIoSample:
     timestamp: str | None = None  # "03:11:53" with -T
     extra: dict[str, float | None] = field(default_factory=dict)  # columns not listed above
     lines: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def scope(self) -> str:
+        """``disk``, or ``total`` ("Physical": all disks together) / ``adapter`` (vscsi0, fcs0 ...):
+        summary rows iostat prints beside the disks, which are not disks."""
+        if self.disk.lower() in ("physical", "total", "all"):
+            return "total"
+        if _ADAPTER_ROW.match(self.disk):
+            return "adapter"
+        return "disk"
 
 
 def number(token: str, is_time: bool = False) -> float | None:

@@ -36,7 +36,7 @@ def vp_ec_limits(host: Host, cfg: Config) -> Iterator[Finding]:
     p = host.partition
     if p is None or not p.shared or not p.entitled_capacity or not p.online_vps:
         return
-    gen, gen_what, gen_ev = power_generation(host)
+    gen, gen_what, gen_ev = power_generation(host, use_frame=True)
     if gen is None:
         per_ec, basis = cfg.t(VP_PER_EC_UNKNOWN), "POWER generation unknown, most permissive limit assumed"
     else:
