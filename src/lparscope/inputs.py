@@ -31,7 +31,8 @@ class Limits:
     max_file_bytes: int = 64 * 1024 * 1024  # one text file or bundle member
     max_nmon_bytes: int = 1024 * 1024 * 1024  # one compressed nmon recording, expanded
     max_total_bytes: int = 1024 * 1024 * 1024  # all text read in one run (held for evidence excerpts)
-    max_members: int = 10_000  # members of one bundle
+    max_expanded_bytes: int = 8 * 1024 * 1024 * 1024  # all bytes decompressed in one run, refused ones too
+    max_members: int = 20_000  # members of one bundle (a bundle with more is not read at all)
     max_ratio: int = 200  # zip: uncompressed / compressed size above this is refused
     max_depth: int = 2  # bundles inside bundles
 
@@ -65,16 +66,27 @@ DAMAGE = (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError, tarfile.Tar
 CHUNK = 1024 * 1024
 
 
+class TooLarge(Exception):
+    """The run's decompression budget is spent: the input being read, and the rest of its bundle, are not read."""
+
+
 class _Budget:
-    """Bytes of text read so far in this run, against ``max_total_bytes``."""
+    """Bytes of text kept (``max_total_bytes``) and bytes decompressed (``max_expanded_bytes``) so far in this run."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.used = 0
+        self.expanded = 0
 
     def take(self, n: int) -> bool:
         self.used += n
         return self.used <= self.limits.max_total_bytes
+
+    def expand(self, n: int) -> None:
+        """Count ``n`` decompressed bytes; TooLarge once the run has expanded more than its limit."""
+        self.expanded += n
+        if self.expanded > self.limits.max_expanded_bytes:
+            raise TooLarge(f"more than {_mb(self.limits.max_expanded_bytes)} decompressed from the inputs of this run")
 
 
 def _mb(n: int) -> str:
@@ -126,7 +138,7 @@ def _is_tar(data: bytes, inner: bytes | None = None) -> bool:
     return len(data) > 262 and data[257:262] == b"ustar"
 
 
-def gzip_size(fileobj: io.BufferedIOBase | io.BytesIO, limit: int) -> int | None:
+def gzip_size(fileobj: io.BufferedIOBase | io.BytesIO, limit: int, budget: _Budget | None = None) -> int | None:
     """Expanded size of a gzip stream, counted without keeping it; None above ``limit``.
 
     Damage ends the count (the nmon reader then reads what it can, and says so).
@@ -139,17 +151,25 @@ def gzip_size(fileobj: io.BufferedIOBase | io.BytesIO, limit: int) -> int | None
                 if not got:
                     return total
                 total += got
+                if budget is not None:
+                    budget.expand(got)
                 if total > limit:
                     return None
     except DAMAGE:
         return total
 
 
-def _gunzip(data: bytes, limit: int) -> bytes | None:
+def _gunzip(data: bytes, limit: int, budget: _Budget) -> bytes | None:
     """The content of a gzip that is not a tar bundle, or None when it is larger than ``limit``."""
+    out = bytearray()
     with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
-        out = gz.read(limit + 1)
-    return out if len(out) <= limit else None
+        while len(out) <= limit:
+            piece = gz.read(min(CHUNK, limit + 1 - len(out)))
+            if not piece:
+                break
+            budget.expand(len(piece))
+            out += piece
+    return bytes(out) if len(out) <= limit else None
 
 
 def is_nmon(head: bytes) -> bool:
@@ -220,10 +240,10 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
         inner = _gzip_head(data)
         if not _is_tar(data, inner):
             cap = limits.max_nmon_bytes if is_nmon(inner[:16]) else limits.max_file_bytes
-            if is_nmon(inner[:16]) and gzip_size(io.BytesIO(data), cap) is None:
+            if is_nmon(inner[:16]) and gzip_size(io.BytesIO(data), cap, budget) is None:
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
                 return
-            expanded = _gunzip(data, cap)
+            expanded = _gunzip(data, cap, budget)
             if expanded is None:
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
                 return
@@ -238,10 +258,12 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
     if _is_zip(data) or _is_tar(data):
         if depth >= limits.max_depth:
             yield InputProblem(display, "bundle nested too deeply; not read")
-        elif _is_zip(data):
-            yield from _read_zip(display, data, limits, budget, depth + 1)
         else:
-            yield from _read_tar(display, data, limits, budget, depth + 1)
+            from .bundles import read_tar, read_zip
+
+            def member(mdisplay: str, folder: str, read: Callable[[], bytes]) -> Iterator[Item]:
+                return _member(mdisplay, folder, read, limits, budget, depth + 1)
+            yield from (read_zip if _is_zip(data) else read_tar)(display, data, limits, member)
         return
     text = _decode(data)
     if text is None:
@@ -258,111 +280,16 @@ def _member(display: str, folder: str, read: Callable[[], bytes], limits: Limits
     """One bundle member: damage and bugs in it are its own problem, the bundle goes on."""
     try:
         body = read()
+        budget.expand(len(body))
         yield from _from_bytes(display, folder, body, limits, budget, depth)
+    except TooLarge:
+        raise  # the whole bundle stops here
     except MemoryError:
         yield InputProblem(display, "too large: not enough memory to read it")
     except DAMAGE as exc:
         yield InputProblem(display, f"damaged member: {describe(exc)}")
     except Exception as exc:
         yield InputProblem(display, f"internal error while reading it: {describe(exc)}", internal=True)
-
-
-def _read_tar(display: str, data: bytes, limits: Limits, budget: _Budget, depth: int) -> Iterator[Item]:
-    try:
-        tf = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
-    except DAMAGE as exc:
-        yield InputProblem(display, f"unreadable tar bundle: {describe(exc)}")
-        return
-    count = 0
-    with tf:
-        while True:
-            try:
-                member = tf.next()
-            except DAMAGE as exc:
-                yield InputProblem(display, f"tar bundle is damaged after {count} members ({describe(exc)}); "
-                                            "the members before were read")
-                break
-            if member is None:
-                break
-            count += 1
-            mdisplay = f"{display}!{member.name}"
-            if count > limits.max_members:
-                yield InputProblem(display, f"too large: more than {limits.max_members} members; rest not read")
-                break
-            if member.isdir():
-                continue
-            name = _safe_member_name(member.name)
-            if name is None:
-                yield InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused")
-                continue
-            if member.issym() or member.islnk():
-                yield InputProblem(mdisplay, "member is a link; not followed")
-                continue
-            if not member.isfile():
-                yield InputProblem(mdisplay, "member is not a regular file; skipped")
-                continue
-            cap = limits.max_file_bytes
-            if member.size > cap:
-                fh = tf.extractfile(member)
-                if fh is not None and is_nmon(fh.read(16)):
-                    cap = limits.max_nmon_bytes
-            if member.size > cap:
-                yield InputProblem(mdisplay, f"too large: member larger than {_mb(cap)}; skipped")
-                continue
-
-            def read(member: tarfile.TarInfo = member, cap: int = cap) -> bytes:
-                fh = tf.extractfile(member)
-                return fh.read(cap + 1) if fh is not None else b""
-            yield from _member(f"{display}!{name}", _member_folder(name, display), read, limits, budget, depth)
-
-
-def _read_zip(display: str, data: bytes, limits: Limits, budget: _Budget, depth: int) -> Iterator[Item]:
-    try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
-        infos = zf.infolist()
-    except DAMAGE as exc:
-        yield InputProblem(display, f"unreadable zip bundle: {describe(exc)}")
-        return
-    with zf:
-        if len(infos) > limits.max_members:
-            yield InputProblem(display, f"too large: more than {limits.max_members} members; only the first read")
-            infos = infos[: limits.max_members]
-        for info in infos:
-            if info.is_dir():
-                continue
-            mdisplay = f"{display}!{info.filename}"
-            name = _safe_member_name(info.filename)
-            if name is None:
-                yield InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused")
-                continue
-            mode = (info.external_attr >> 16) & 0o170000
-            if mode == 0o120000:
-                yield InputProblem(mdisplay, "member is a link; not followed")
-                continue
-            cap = limits.max_nmon_bytes if info.file_size > limits.max_file_bytes and _zip_head_is_nmon(zf, info) \
-                else limits.max_file_bytes
-            if info.file_size > cap:
-                yield InputProblem(mdisplay, f"too large: member larger than {_mb(cap)}; skipped")
-                continue
-            if info.compress_size and info.file_size / info.compress_size > limits.max_ratio:
-                yield InputProblem(mdisplay, "too large: compression ratio too high (possible archive bomb); skipped")
-                continue
-
-            def read(info: zipfile.ZipInfo = info, cap: int = cap) -> bytes:
-                with zf.open(info) as fh:
-                    body = fh.read(cap + 1)
-                if len(body) > cap:
-                    raise ValueError("member larger than declared")
-                return body
-            yield from _member(f"{display}!{name}", _member_folder(name, display), read, limits, budget, depth)
-
-
-def _zip_head_is_nmon(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
-    try:
-        with zf.open(info) as fh:
-            return is_nmon(fh.read(16))
-    except DAMAGE:
-        return False
 
 
 def _is_regular(path: Path) -> bool:
@@ -385,7 +312,7 @@ def _read_path(path: Path, display: str, folder: str, limits: Limits, budget: _B
             inner = _gzip_head(fh.read(64 * 1024))
         if is_nmon(inner[:16]):  # the nmon reader expands it in memory: count it first
             with open(path, "rb") as fh:
-                if gzip_size(fh, limits.max_nmon_bytes) is None:  # type: ignore[arg-type]
+                if gzip_size(fh, limits.max_nmon_bytes, budget) is None:  # type: ignore[arg-type]
                     yield InputProblem(display, f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read")
                     return
             head = inner[:16]
@@ -403,6 +330,8 @@ def _guarded(path: Path, display: str, folder: str, limits: Limits, budget: _Bud
     """One given file: whatever goes wrong while reading it is its own problem."""
     try:
         yield from _read_path(path, display, folder, limits, budget)
+    except TooLarge as exc:
+        yield InputProblem(display, f"too large: {exc}; not read (or the rest of it)")
     except MemoryError:
         yield InputProblem(display, "too large: not enough memory to read it")
     except OSError as exc:

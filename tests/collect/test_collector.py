@@ -115,7 +115,8 @@ def _run(tmp_path: Path, target: str, host: str, opt: Options, *, root: bool = T
     script.write_text(render(target, opt))
     out = tmp_path / "out"
     out.mkdir()
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "IOSCLI": str(bin_dir / "ioscli"), "HOME": str(tmp_path)}
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "IOSCLI": str(bin_dir / "ioscli"), "HOME": str(tmp_path),
+           "LPARSCOPE_SYSTEM_PATH": str(bin_dir)}  # the stubs stand in for the system directories
     res = subprocess.run([KSH or "ksh", str(script), *(args or []), str(out)], capture_output=True, text=True,
                          env=env, timeout=180)
     assert res.returncode == 0, res.stdout + res.stderr

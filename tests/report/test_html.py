@@ -192,3 +192,16 @@ def _esc(text: str) -> str:
 def _section(page: str, marker: str) -> str:
     start = page.index(marker)
     return page[start:page.index("</table>", start)] if "inventory" in marker else page[start:]
+
+
+def test_navigation_lists_only_sections_the_page_has() -> None:
+    plain = render_html(sample_report())
+    nav = plain.split('<nav class="toc"', 1)[1].split("</nav>", 1)[0]
+    hrefs = re.findall(r'href="#([a-z-]+)"', nav)
+    assert hrefs[:2] == ["summary", "findings"] and "whatif" not in hrefs and "plan" not in hrefs
+    for anchor in hrefs:
+        assert f'id="{anchor}"' in plain, anchor
+    report = sample_report()
+    report["whatif"] = {"changes_from": f"the plan {SCRIPT}", "frames": []}
+    page = render_html(report)
+    assert 'href="#whatif"' in page and 'id="whatif"' in page and SCRIPT not in page

@@ -39,7 +39,8 @@ SAMPLE_LIMIT=@@SAMPLE_LIMIT@@     # seconds allowed to a sampling command (inter
 LANG=C
 LC_ALL=C
 export LANG LC_ALL
-PATH=$PATH:/usr/bin:/usr/sbin:/etc:/usr/ios/cli
+# System commands first, whatever the caller's PATH (LPARSCOPE_SYSTEM_PATH: tests point it at stubs).
+PATH=${LPARSCOPE_SYSTEM_PATH:-/usr/bin:/usr/sbin:/etc:/usr/ios/cli}:$PATH
 export PATH
 umask 077
 """
@@ -219,6 +220,15 @@ if [ -z "$HMC" ]; then
     echo "usage: sh $0 HMC_HOST [OUTDIR]   (HMC user: HMCUSER=$HMCUSER)" >&2
     exit 2
 fi
+# A host name or address and a user name only: nothing ssh could read as an option or a shell could run.
+if printf '%s\\n' "$HMC" | grep -v -x '[A-Za-z0-9][A-Za-z0-9.:_-]*' > /dev/null; then
+    echo "lparscope collector: invalid HMC host name: $HMC" >&2
+    exit 2
+fi
+if printf '%s\\n' "$HMCUSER" | grep -v -x '[A-Za-z_][A-Za-z0-9._-]*' > /dev/null; then
+    echo "lparscope collector: invalid HMC user name: $HMCUSER" >&2
+    exit 2
+fi
 if [ ! -d "$OUTDIR" ]; then
     echo "lparscope collector: output folder $OUTDIR does not exist" >&2
     exit 2
@@ -231,19 +241,33 @@ WORK=$OUTDIR/$NAME
 ARCHIVE=$OUTDIR/$NAME.tar.gz
 HPROMPT="$HMCUSER@$HOST:~>"
 # One ssh connection is opened and reused (ControlMaster): you type the password once.
-SSH_OPTS="-n -o ControlMaster=auto -o ControlPersist=60 -o ControlPath=$OUTDIR/.lparscope-ssh-$STAMP"
+# The options are written out in one function, never split from a variable (OUTDIR may hold a space).
+SSH_CONTROL=$OUTDIR/.lparscope-ssh-$STAMP
+hmc_ssh() {
+    ssh -n -o ControlMaster=auto -o ControlPersist=60 -o "ControlPath=$SSH_CONTROL" "$@"
+}
+
+# quote WORD: WORD single-quoted for the HMC's shell, each ' written as '\\'' (nothing in it is expanded).
+quote() {
+    _q=$(printf '%s' "$1" | sed "s/'/'\\\\\\\\''/g")
+    printf "'%s'" "$_q"
+}
 
 now() { date +%s; }
 
 # hmc FILE LIMIT COMMAND [ARG...]: run one HMC command over ssh; the HMC runs it in its
-# own restricted shell. Each argument is sent double-quoted.
+# own restricted shell. Each argument is sent single-quoted: a managed-system name holding
+# $(...), backquotes or quotes reaches the HMC command as it is, never run by its shell.
 hmc() {
     _f=$1
     _l=$2
     shift 2
     _remote=
-    for _a in "$@"; do _remote="$_remote \\"$_a\\""; done
-    _exec "$_f" "$_l" "$HPROMPT" "$*" ssh $SSH_OPTS "$HMCUSER@$HMC" "$_remote"
+    for _a in "$@"; do
+        _q=$(quote "$_a")
+        _remote="$_remote $_q"
+    done
+    _exec "$_f" "$_l" "$HPROMPT" "$*" hmc_ssh -- "$HMCUSER@$HMC" "$_remote"
 }
 """
 

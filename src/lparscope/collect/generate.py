@@ -246,7 +246,7 @@ def render(target: str, opt: Options | None = None) -> str:
     if in_systems:
         body += ["done < \"$WORK/.systems\"", "rm -f \"$WORK/.systems\""]
     if target == "hmc":
-        body += ["# close the shared ssh connection", "ssh $SSH_OPTS -O exit \"$HMCUSER@$HMC\" > /dev/null 2>&1"]
+        body += ["# close the shared ssh connection", "hmc_ssh -O exit -- \"$HMCUSER@$HMC\" > /dev/null 2>&1"]
     parts.append("\n".join(body))
     parts.append(fw.FINISH)
     script = "\n".join(p.rstrip("\n") + "\n" for p in parts)

@@ -28,17 +28,27 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.+-]", "_", name) or "_"
 
 
-def _arrow_table(table: NmonTable):  # type: ignore[no-untyped-def]
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(text: str) -> str:
+    """A text cell a spreadsheet will not run: one starting with = + - @ tab or CR gets a leading '
+    (TOP command lines and AAA values come from the recorded system)."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _arrow_table(table: NmonTable, for_csv: bool = False):  # type: ignore[no-untyped-def]
     import pyarrow as pa
 
+    cell = csv_cell if for_csv else str
     arrays = [pa.array(table.snapshots, pa.int64()), pa.array(table.times)]
     names = ["snapshot", "time"]
     for j, col in enumerate(table.columns):
         arrays.append(pa.array(table.values[:, j], pa.float64(), from_pandas=True))
-        names.append(col)
+        names.append(cell(col))
     for col, vals in table.text.items():
-        arrays.append(pa.array([str(v) for v in vals], pa.string()))
-        names.append(col)
+        arrays.append(pa.array([cell(str(v)) for v in vals], pa.string()))
+        names.append(cell(col))
     return pa.Table.from_arrays(arrays, names=_unique(names))
 
 
@@ -55,11 +65,11 @@ def _unique(names: list[str]) -> list[str]:
 def _write_csv_py(table: NmonTable, path: Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
-        w.writerow(_unique(["snapshot", "time", *table.columns, *table.text]))
+        w.writerow(_unique(["snapshot", "time", *map(csv_cell, table.columns), *map(csv_cell, table.text)]))
         times = [("" if np.isnat(t) else str(t)) for t in table.times]
         for r in range(len(table)):
             vals = ["" if math.isnan(v) else repr(float(v)) for v in table.values[r].tolist()]
-            w.writerow([int(table.snapshots[r]), times[r], *vals, *(str(a[r]) for a in table.text.values())])
+            w.writerow([int(table.snapshots[r]), times[r], *vals, *(csv_cell(str(a[r])) for a in table.text.values())])
 
 
 def export(rec: NmonRecording, fmt: Literal["csv", "parquet"], outdir: Path) -> list[Path]:
@@ -86,7 +96,7 @@ def export(rec: NmonRecording, fmt: Literal["csv", "parquet"], outdir: Path) -> 
         elif arrow:
             import pyarrow.csv as pcsv
 
-            pcsv.write_csv(_arrow_table(table), path)
+            pcsv.write_csv(_arrow_table(table, for_csv=True), path)
         else:
             _write_csv_py(table, path)
         return path
@@ -102,7 +112,7 @@ def export(rec: NmonRecording, fmt: Literal["csv", "parquet"], outdir: Path) -> 
         w = csv.writer(fh)
         w.writerow(["key", "value"])
         for k, v in rec.header.items():
-            w.writerow([k, v])
-        w.writerow(["time_zone", rec.tz])
+            w.writerow([csv_cell(str(k)), csv_cell(str(v))])
+        w.writerow(["time_zone", csv_cell(str(rec.tz))])
     written.append(head)
     return written

@@ -127,12 +127,21 @@ def _actions(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines
             out.add("      ", (a["command"], "green" if out.color else None))
 
 
-def _hosts(report: dict[str, Any], out: _Lines) -> None:
+HOSTS_SHOWN = 25  # hosts in the table before it is cut to those with the most findings
+
+
+def _hosts(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None:
     hosts = report.get("hosts") or []
     if not hosts:
         return
     frames = host_frames(report)
     out.head("Hosts")
+    cut = 0
+    if len(hosts) > HOSTS_SHOWN and not show_all:
+        rank = lambda h: tuple(-(h.get("counts") or {}).get(s, 0) for s in SEVERITIES)  # noqa: E731
+        keep = {id(h) for h in sorted(hosts, key=rank)[:HOSTS_SHOWN]}
+        cut = len(hosts) - HOSTS_SHOWN
+        hosts = [h for h in hosts if id(h) in keep]
     rows = [["host", "role", "frame", "mode", "EC", "VP", "weight", "mem MB", "level", "crit", "warn", "info"]]
     for h in hosts:
         s, c = h.get("summary") or {}, h.get("counts") or {}
@@ -141,13 +150,18 @@ def _hosts(report: dict[str, Any], out: _Lines) -> None:
                      _fmt(s.get("online_memory_mb")), _fmt(s.get("ioslevel") or s.get("oslevel")),
                      *(str(c.get(k, 0)) if c.get(k) else "-" for k in SEVERITIES)])
     _table(rows, out, indent="  ")
+    if cut:
+        out.add(f"  ... {cut} more host(s) with fewer findings (every one: --show all, or the HTML / JSON report)")
 
 
-def _sizing(report: dict[str, Any], out: _Lines) -> None:
+def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None:
     sized = [h for h in report.get("hosts") or [] if h.get("sizing")]
     if not sized:
         return
     out.head("Sizing from measured use")
+    if len(sized) > HOSTS_SHOWN and not show_all:
+        out.add(f"  ... {len(sized) - HOSTS_SHOWN} more host(s) sized (every one: --show all, the HTML or the XLSX Sizing sheet)")
+        sized = sized[:HOSTS_SHOWN]
     f2 = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
     for h in sized:
         z = h["sizing"]
@@ -228,8 +242,8 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
         out.lines.append([]) if i == 0 else None
         out.add(*line)
     _actions(report, findings, out)
-    _hosts(report, out)
-    _sizing(report, out)
+    _hosts(report, out, view.show_all)
+    _sizing(report, out, view.show_all)
     if not view.quiet and findings:
         if view.show_all or listing_lines(findings) <= SCREENFUL:
             _per_host(report, findings, out)

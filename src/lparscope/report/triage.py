@@ -32,24 +32,25 @@ def command_forms(finding: dict[str, Any], role: str | None = None) -> list[str]
     return [str(c) for k in order for c in fix.get(k) or []]
 
 
-def _is_change(cmd: str) -> bool:
-    line = cmd.strip()
-    if not line or line.startswith("#"):
-        return False
-    word = line.split()[0]
-    two = " ".join(line.split()[:2])
-    return word not in _READ_ONLY and two not in _READ_ONLY
-
-
 def main_command(finding: dict[str, Any], role: str | None = None) -> str | None:
-    """The command that makes the change (not a check, not a comment, not a preparatory step)."""
-    changes = [c for c in command_forms(finding, role) if _is_change(c)]
-    if not changes:
-        return None
-    for c in changes:
-        if not _PREPARATORY.search(c):
-            return c.split("   #")[0].strip()
-    return changes[0].split("   #")[0].strip()
+    """The command that makes the change (not a check, not a comment, not a preparatory step);
+    a preparatory step only when the fix has nothing else. One pass, stops at the first answer."""
+    fix = finding.get("fix") or {}
+    first = None
+    for key in (("padmin", "hmc", "root") if role == "vios" else ("root", "hmc", "padmin")):
+        for c in fix.get(key) or ():
+            line = c.strip()
+            if not line or line[0] == "#":
+                continue
+            words = line.split(None, 2)
+            if words[0] in _READ_ONLY or " ".join(words[:2]) in _READ_ONLY:
+                continue
+            cmd = line.split("   #")[0].strip()
+            if _PREPARATORY.search(line) is None:
+                return cmd
+            if first is None:
+                first = cmd
+    return first
 
 
 def change_text(finding: dict[str, Any]) -> str:

@@ -49,11 +49,13 @@ def logical_records(lines: list[str], start: int = 0, end: int | None = None) ->
             i += 1
             continue
         first = i
-        buf = line
-        while buf.count('"') % 2 == 1 and i + 1 < end:
+        parts = [line]
+        quotes = line.count('"')  # counted per line: a long open quote stays linear
+        while quotes % 2 == 1 and i + 1 < end:
             i += 1
-            buf += "\n" + lines[i]
-        out.append((first, buf))
+            parts.append(lines[i])
+            quotes += lines[i].count('"')
+        out.append((first, "\n".join(parts)))
         i += 1
     return out
 

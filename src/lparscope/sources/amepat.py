@@ -53,10 +53,33 @@ TITLE = "amepat"
 COMMANDS = [r"^amepat\b(?!.*\s-R\b)"]
 STARTS = re.compile(r"^\s*Command Invoked\s*:\s*amepat\b")
 
-_KV_RE = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9 ./()'/-]*?)\s*:\s*(?P<value>\S.*?)\s*$")
-_STAT_RE = re.compile(
-    r"^\s*(?P<name>[A-Za-z][^\[\]]*?)\s+(?P<vals>(?:(?:[\d.,]+\s*(?:\[\s*[\d.,]+\s*%\s*\])?|N/A)\s*)+)$"
-)
+_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9 ./()'/-]*")
+
+
+class _KV:
+    """``Key : value`` of a stripped line, split at its first colon (no backtracking pattern)."""
+
+    def __init__(self, key: str, value: str) -> None:
+        self.parts = {"key": key, "value": value}
+
+    def group(self, name: str) -> str:
+        return self.parts[name]
+
+    @staticmethod
+    def match(line: str) -> "_KV | None":
+        colon = line.find(":")
+        key, value = line[:colon].strip(), line[colon + 1:].strip()
+        if colon < 0 or not value or not _KEY_RE.fullmatch(key):
+            return None
+        return _KV(key, value)
+
+
+_KV_RE = _KV
+# A statistics row: a name, then values ("1.50", "2.00 [ 25% ]", "N/A"). Each value ends at a blank, a
+# bracket or the line's end, so no run of digits can be split two ways (the former pattern,
+# ``(?:[\d.,]+\s*...)+``, was exponential in the length of a run of digits).
+_VALUE = r"(?:[\d.,]+(?:\s*\[\s*[\d.,]+\s*%\s*\]\s*|\s+|$)|N/A(?:\s+|$))"
+_STAT_RE = re.compile(rf"^\s*(?P<name>[A-Za-z][^\[\]]*?)\s+(?P<vals>{_VALUE}+)$")
 _PAIR_RE = re.compile(r"([\d.,]+)\s*(?:\[\s*([\d.,]+)\s*%\s*\])?")
 _SIZE = r"([\d.,]+)\s*([KMGT]B)"
 _MODEL_RE = re.compile(

@@ -32,7 +32,44 @@ TITLE = "lsattr -El / lsdev -dev -attr"
 COMMANDS = [r"^lsattr\b.*-[EPD]", r"^lsdev\b.*-dev\s+\S+.*-attr", r"^lsdev\b.*-attr.*-dev\s+\S+"]
 STARTS = re.compile(r"^attribute\s+value\s+description\s+user_settable\s*$")
 
-_ROW_RE = re.compile(r"^(?P<name>[A-Za-z_][\w.-]*)\s+(?P<rest>.*?)\s*(?P<flag>True\+?|False)\s*$")
+_NAME_RE = re.compile(r"[A-Za-z_][\w.-]*(?=\s)")
+
+
+class _Row:
+    """``name  value  description  flag`` found without a backtracking pattern (the former one,
+    name, blanks, a lazy rest, blanks and the flag, took seconds on a line with a long run of blanks)."""
+
+    def __init__(self, line: str, name_end: int, flag_start: int, flag: str) -> None:
+        self.line, self.spans = line, {"name": (0, name_end), "flag": (flag_start, flag_start + len(flag))}
+        rest_start = len(line) - len(line[name_end:].lstrip()) if line[name_end:].strip() else name_end
+        rest_start = min(rest_start, flag_start)
+        self.spans["rest"] = (rest_start, rest_start + len(line[rest_start:flag_start].rstrip()))
+
+    def group(self, name: str) -> str:
+        a, b = self.spans[name]
+        return self.line[a:b]
+
+    def start(self, name: str) -> int:
+        return self.spans[name][0]
+
+    def end(self, name: str) -> int:
+        return self.spans[name][1]
+
+
+class _RowPattern:
+    @staticmethod
+    def match(line: str) -> _Row | None:
+        m = _NAME_RE.match(line)
+        if m is None:
+            return None
+        body = line.rstrip()
+        for flag in ("True+", "True", "False"):
+            if body.endswith(flag) and len(body) - len(flag) > m.end():
+                return _Row(line, m.end(), len(body) - len(flag), flag)
+        return None
+
+
+_ROW_RE = _RowPattern()
 _VIOS_HEADER = STARTS
 _DEVICE_IN_CMD = re.compile(r"(?:-[A-Za-z]*l\s*|-dev\s+)(?P<dev>[A-Za-z][\w.-]*)")
 

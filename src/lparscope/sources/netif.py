@@ -62,7 +62,7 @@ _INET_RE = re.compile(r"^\s*inet\s+(?P<addr>\d+\.\d+\.\d+\.\d+)(?:\s+netmask\s+(
 _INET6_RE = re.compile(r"^\s*inet6\s+(?P<addr>\S+)")
 _ISNO_RE = re.compile(r"\b(tcp_sendspace|tcp_recvspace|rfc1323|tcp_nodelay|tcp_mssdflt)\s+(-?\d+)")
 _HEADER_RE = re.compile(r"^\s*Name\s+Mtu\s+Network\s+Address\s+Ipkts\s+Ierrs\s+Opkts\s+Oerrs(?:\s+Coll)?\s*$", re.I)
-_ROW_RE = re.compile(r"^(?P<name>[A-Za-z][\w.]*\*?)\s+(?P<mtu>\d+)\s+(?P<rest>.*?)\s*$")
+_ROW_RE = re.compile(r"^(?P<name>[A-Za-z][\w.]*\*?)\s+(?P<mtu>\d+)\s+(?P<rest>.*)$")  # on stripped lines
 
 
 @dataclass
