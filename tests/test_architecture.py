@@ -45,12 +45,14 @@ ALLOWED_CIRCLES: set[frozenset[str]] = {
     # while changes.py builds engine.Commands; the plan helper's (issue 9) structured changes. Moving
     # Commands down (e.g. beside model/change.py) breaks it.
     frozenset({"lparscope.rules.engine", "lparscope.rules.changes"}),
+    # inputs.py <-> bundles.py: one stage in two files (SAME_STAGE); moving the shared types
+    # (Item, Limits, InputProblem) into their own low module breaks it.
+    frozenset({"lparscope.inputs", "lparscope.bundles"}),
 }
 
 MAX_LINES = 400
 # Modules allowed above MAX_LINES, each with why. Remove an entry when the module is split.
 LONG_MODULES: dict[str, str] = {
-    "inputs.py": "the hardening helper's (issue 11) per-input isolation grew it past 400; split after it lands",
     "sources/entstat.py": "sources/ is being reworked by the fidelity helper (issue 10); split after",
     "sources/_entstat_sections.py": "sources/ is being reworked by the fidelity helper (issue 10); split after",
     "sources/hmcscanner.py": "sources/ is being reworked by the fidelity helper (issue 10); split after",
@@ -114,9 +116,15 @@ def _graph() -> dict[str, set[str]]:
     return {name: _imports(name, path, known) for name, path in mods.items()}
 
 
+# Modules that are one stage split over two files: judged as the first. bundles.py is the archive half of
+# inputs.py (issue 11 split it out); inputs imports it lazily and it imports inputs' types: one unit.
+SAME_STAGE = {"bundles": "inputs"}
+
+
 def _top(module: str) -> str:
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
+    top = parts[1] if len(parts) > 1 else "__init__"
+    return SAME_STAGE.get(top, top)
 
 
 def _layer(top: str) -> int:
