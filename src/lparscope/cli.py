@@ -32,6 +32,10 @@ from .collect import register as register_collector  # noqa: E402
 
 register_collector(app)
 
+from .store.cli import register as register_store  # noqa: E402
+
+register_store(app)  # store, serve, fleet
+
 
 class FailOn(str, Enum):
     never = "never"
