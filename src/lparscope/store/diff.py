@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .forecast import linear_forecast
-from .query import collections, hosts_matching, series_relation
+from .query import PRESENCE, collections, hosts_matching, series_relation
 
 
 def _pairs(seq: list[tuple[str, datetime]], since: date | None) -> list[tuple[tuple[str, datetime], tuple[str, datetime]]]:
@@ -54,7 +54,7 @@ def finding_changes(con: Any, target: str | None = None, since: date | None = No
     hosts = hosts_matching(con, target)
     order = collections(con)
     when = dict(order)
-    present = con.execute("SELECT collection_id, host FROM hosts").fetchall()
+    present = con.execute(PRESENCE).fetchall()
     by_host: dict[str, set[str]] = defaultdict(set)
     for cid, host in present:
         by_host[host].add(cid)
@@ -65,7 +65,7 @@ def finding_changes(con: Any, target: str | None = None, since: date | None = No
         found[r[3] or ""][r[0]][r[1]] = r
     out = []
     for host, cids in by_host.items():
-        if hosts is not None and host not in hosts:
+        if hosts is not None and host not in hosts and host != target:
             continue
         seq = [(cid, when[cid]) for cid, _ in order if cid in cids]
         for (pcid, _), (ccid, cwhen) in _pairs(seq, since):

@@ -11,11 +11,11 @@ import math
 from pathlib import Path
 from typing import Any
 
-from .query import series_relation
+from .query import PRESENCE, series_relation
 from .schema import TABLES
 
-LATEST_PER_HOST = """SELECT h.host, h.collection_id FROM hosts h JOIN collections c USING (collection_id)
-                     QUALIFY row_number() OVER (PARTITION BY h.host ORDER BY c.collected_at DESC, c.ingested_at DESC) = 1"""
+LATEST_PER_HOST = f"""SELECT p.name AS host, p.collection_id FROM ({PRESENCE}) p JOIN collections c USING (collection_id)
+                     QUALIFY row_number() OVER (PARTITION BY p.name ORDER BY c.collected_at DESC, c.ingested_at DESC) = 1"""
 
 
 def _label(v: Any) -> str:

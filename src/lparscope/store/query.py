@@ -9,6 +9,14 @@ from typing import Any
 from .db import series_root
 
 
+# Which names (hosts, frames, HMC partitions without collected outputs) each collection covers:
+# findings are owned by these names, and a finding is current when its owner's newest collection has it.
+PRESENCE = """SELECT collection_id, host AS name FROM hosts
+              UNION SELECT collection_id, name FROM config WHERE scope = 'frame'
+              UNION SELECT collection_id, split_part(attribute, '.', 2) FROM config
+                    WHERE scope = 'frame' AND attribute LIKE 'partition.%'"""
+
+
 def collections(con: Any) -> list[tuple[str, datetime]]:
     """(collection_id, collected_at), oldest first."""
     return con.execute("SELECT collection_id, collected_at FROM collections "
