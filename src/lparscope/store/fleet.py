@@ -146,10 +146,11 @@ def finding_schema():  # type: ignore[no-untyped-def]
 def size_arrow(table: Any):  # type: ignore[no-untyped-def]
     """Sizing rows (an Arrow table) from the series rows of one or more hosts (an Arrow table)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     rows = []
     for host in sorted(set(table.column("host").to_pylist())):
-        part = table.filter(pa.compute.equal(table.column("host"), host))
+        part = table.filter(pc.equal(table.column("host"), host))
         part = part.sort_by([("time", "ascending")])
         times = part.column("time").to_numpy().astype("datetime64[us]")
         cols = {m: part.column(m).to_numpy(zero_copy_only=False).astype(float) for m in METRICS}
@@ -194,6 +195,12 @@ def series_glob(out: Path) -> str:
     return str(Path(out) / "series" / "**" / "*.parquet").replace("'", "''")
 
 
+def _arrow_table(result: Any) -> Any:
+    """A DuckDB relation as an Arrow table (to_arrow_table in recent DuckDB, fetch_arrow_table before)."""
+    fetch = getattr(result, "to_arrow_table", None) or result.fetch_arrow_table
+    return fetch()
+
+
 def size_duckdb(out: Path) -> Any:
     """Sizing per host from OUT/series with DuckDB; writes OUT/sizing.parquet and returns the table."""
     import duckdb
@@ -207,12 +214,11 @@ def size_duckdb(out: Path) -> Any:
 
         parts = []
         for host in hosts:
-            t = con.execute(f"""SELECT time, {', '.join(METRICS)}, frame, host FROM
-                                read_parquet('{series_glob(out)}', hive_partitioning = true, hive_types_autocast = false)
-                                WHERE host = ? ORDER BY time""", [host]).arrow()
-            if hasattr(t, "read_all"):
-                t = t.read_all()
-            parts.append(size_arrow(t))
+            quoted = host.replace("'", "''")
+            t = con.sql(f"""SELECT time, {', '.join(METRICS)}, frame, host FROM
+                            read_parquet('{series_glob(out)}', hive_partitioning = true, hive_types_autocast = false)
+                            WHERE host = '{quoted}' ORDER BY time""")
+            parts.append(size_arrow(_arrow_table(t)))
         table = pa.concat_tables(parts) if parts else sizing_schema().empty_table()
     finally:
         con.close()
