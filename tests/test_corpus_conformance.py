@@ -20,6 +20,8 @@ from lparscope.pipeline import analyze
 from lparscope.sources import parsers
 from lparscope.sources.detect import split_and_classify
 
+from .corpus_kinds import render, table
+
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 pytestmark = pytest.mark.skipif(not (CORPUS / "MANIFEST.tsv").exists(), reason="../shared/corpus not present")
 
@@ -40,6 +42,11 @@ EXPECTED = [
     (r"^netstat -in", "netif"),
     (r"^amepat", "amepat"),
     (r"^mount$", "mount"),
+    (r"^(ending )?lparstat -H", "lparstat-H"),
+    (r"^lparstat -E", "lparstat-E"),
+    (r"^lsps", "lsps"),
+    (r"^lsconf", "prtconf"),
+    (r"^df ", "df"),
     (r"^ioslevel/oslevel", None),  # mixed pastes: must not fail; kinds vary
     (r"^lssea/lsseasV4", None),
 ]
@@ -87,8 +94,12 @@ def test_every_supported_file_parses(tmp_path: Path) -> None:
     assert not failures, "\n".join(failures)
 
 
-def test_analyze_whole_corpus_without_traceback() -> None:
+def test_analyze_whole_corpus_without_traceback(tmp_path: Path) -> None:
     analysis = analyze([str(CORPUS)])
+    inputs = [{"path": i.path, "kind": i.kind, "status": i.status} for i in analysis.estate.inputs]
+    per_kind = render(table(inputs, CORPUS))
+    (tmp_path / "corpus-by-manifest-kind.txt").write_text(per_kind + "\n")
+    print("\nfiles per MANIFEST kind:\n" + per_kind)
     assert analysis.estate.inputs
     assert not analysis.problems, analysis.problems
     assert not [i for i in analysis.estate.inputs if i.reason.startswith("parser error")]

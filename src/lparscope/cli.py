@@ -19,11 +19,11 @@ from rich.console import Console
 from . import __version__
 from .report.fixscript import render_fix_script
 from .report.json_report import build_report, dumps
-from .report.terminal import render_terminal
+from .report.terminal import View, render_terminal
 from .rules.config import DEFAULTS, ConfigError, load
 from .rules.engine import all_rules
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]},
                   help="Offline advisor for IBM PowerVM estates: reads AIX / VIOS command outputs and reports findings with fixes.")
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -35,6 +35,18 @@ register_collector(app)
 from .store.cli import register as register_store  # noqa: E402
 
 register_store(app)  # store, serve, fleet
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"lparscope {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", "-V", callback=_print_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Offline advisor for IBM PowerVM estates: reads AIX / VIOS command outputs and reports findings with fixes."""
 
 
 class FailOn(str, Enum):
@@ -73,12 +85,27 @@ class _progress:
             self.progress.stop()
 
 
-def _write(path: Path, text: str, err: Console) -> bool:
+def _split(values: Optional[list[str]]) -> list[str]:
+    """Repeated and comma-separated option values as one list."""
+    return [v.strip() for x in values or [] for v in x.split(",") if v.strip()]
+
+
+def _write(path: Path, make, err: Console) -> bool:  # type: ignore[no-untyped-def]
+    """Write one report file through ``make(path)``; say why when it cannot be written.
+
+    The file is written beside its target and renamed into place, so a failure never leaves a
+    half-written report that looks complete, and only files that exist are announced."""
+    tmp = path.with_name(f".{path.name}.lparscope-tmp")
     try:
-        path.write_text(text, encoding="utf-8")
+        make(tmp)
+        tmp.replace(path)
         return True
-    except OSError as exc:
-        err.print(f"[red]error:[/] cannot write {path}: {exc.strerror or exc}")
+    except (OSError, ImportError, RuntimeError) as exc:
+        err.print(f"[red]error:[/] cannot write {path}: {getattr(exc, 'strerror', None) or exc}", highlight=False)
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
         return False
 
 
@@ -93,7 +120,13 @@ def analyze(
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the nmon recordings were taken in, e.g. Europe/Paris (they carry none)."),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML file with thresholds and rule selection."),
     fail_on: FailOn = typer.Option(FailOn.never, "--fail-on", help="Exit 1 when a finding at or above this severity exists."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Do not list every input in the terminal summary."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Terminal: summary, top actions and hosts only (no finding list)."),
+    inputs: bool = typer.Option(False, "--inputs", help="Terminal: list every input with its status (default: counts only)."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Terminal: list the inputs and every finding."),
+    severity: Optional[list[str]] = typer.Option(None, "--severity", help="Terminal: only these severities (critical, warning, info; repeat or comma-separate)."),
+    host: Optional[list[str]] = typer.Option(None, "--host", help="Terminal: only findings of these hosts (repeat or comma-separate)."),
+    area: Optional[list[str]] = typer.Option(None, "--area", help="Terminal: only these areas (processor, memory, ame, network, storage, vios, wpar ...)."),
+    show: str = typer.Option("auto", "--show", help="Terminal: 'all' lists every finding; 'auto' rolls them up when they fill more than a screen."),
 ) -> None:
     """Read command outputs, build the estate, check it and report findings."""
     from .pipeline import analyze as run_analysis
@@ -108,6 +141,16 @@ def analyze(
     if unknown:
         err.print(f"[red]error:[/] {config}: unknown rule id(s): {', '.join(sorted(unknown))} (see: lparscope rules)")
         raise typer.Exit(EXIT_USAGE)
+    if show not in ("auto", "all"):
+        err.print(f"[red]error:[/] --show must be auto or all, not {show!r}")
+        raise typer.Exit(EXIT_USAGE)
+    sevs = _split(severity)
+    bad = [x for x in sevs if x.lower() not in _RANK]
+    if bad:
+        err.print(f"[red]error:[/] --severity {', '.join(bad)}: use critical, warning or info")
+        raise typer.Exit(EXIT_USAGE)
+    view = View(inputs=inputs or verbose, quiet=quiet and not verbose, show_all=show == "all" or verbose,
+                severities=[x.lower() for x in sevs], hosts=_split(host), areas=[x.lower() for x in _split(area)])
     peak_window = None
     if peak:
         from .sizing.cpu import parse_peak
@@ -119,26 +162,31 @@ def analyze(
     with _progress(err) as step:
         analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
     report = build_report(analysis)
-    render_terminal(report, out, show_inputs=not quiet)
-    ok = True
-    if json_out:
-        ok &= _write(json_out, dumps(report), err)
+    render_terminal(report, out, view=view)
+    written: list[tuple[str, Path]] = []
+    failed = False
+
+    def emit(label: str, target: Optional[Path], make) -> None:  # type: ignore[no-untyped-def]
+        nonlocal failed
+        if target is None:
+            return
+        if _write(target, make, err):
+            written.append((label, target))
+        else:
+            failed = True
+
+    emit("JSON", json_out, lambda p: p.write_text(dumps(report), encoding="utf-8"))
     if html_out:
         from .report.html import render_html
         from .report.nmon_charts import estate_charts
-        ok &= _write(html_out, render_html(report, estate_charts(analysis.estate)), err)
+        emit("HTML", html_out, lambda p: p.write_text(render_html(report, estate_charts(analysis.estate)), encoding="utf-8"))
     if xlsx:
         from .report.frame import export_xlsx
-        try:
-            export_xlsx(report, xlsx)
-        except (OSError, ImportError) as exc:
-            err.print(f"[red]error:[/] cannot write {xlsx}: {exc}")
-            ok = False
-    if fix_script:
-        ok &= _write(fix_script, render_fix_script(report), err)
-    for label, target in (("JSON", json_out), ("HTML", html_out), ("fix script", fix_script), ("Excel", xlsx)):
-        if target:
-            out.print(f"{label} report: {target}")
+        emit("Excel", xlsx, lambda p: export_xlsx(report, p))
+    emit("fix script", fix_script, lambda p: p.write_text(render_fix_script(report), encoding="utf-8"))
+    for label, target in written:
+        out.print(f"{label} report: {target}", highlight=False, soft_wrap=True)
+    ok = not failed
     read = report["summary"]["files"]["parsed"] + report["summary"]["files"]["partly"]
     if read == 0:
         err.print("[red]error:[/] no supported command output found in: " + " ".join(paths))
@@ -154,39 +202,31 @@ def analyze(
 @app.command("rules")
 def list_rules() -> None:
     """List every rule (id, severity, source) and every configurable threshold."""
+    from rich.markup import escape
+
+    from .report.citations import cite
+
     out = Console()
     for r in sorted(all_rules().values(), key=lambda r: (r.category, r.id)):
-        out.print(f"[bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n    source: {r.source}", highlight=False)
+        out.print(f"[bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n    source: {escape(cite(r.source))}", highlight=False, soft_wrap=True)
     out.print("\n[bold]Thresholds[/] (set them under [thresholds] in a --config TOML file)")
     for name, (value, why) in DEFAULTS.items():
         out.print(f"  {name} = {value:g}  - {why}", highlight=False)
 
 
 @app.command()
-def explain(rule_id: str = typer.Argument(..., help="A rule id, as `lparscope rules` lists them.")) -> None:
-    """Print one rule: what it checks, why, its source and its thresholds."""
-    import inspect
+def explain(rule_id: str = typer.Argument(..., help="A rule id, as `lparscope rules` lists them."),
+            on: Optional[list[str]] = typer.Option(None, "--on", help="Take the example fix from these outputs (default: the example estate of a source checkout).")) -> None:
+    """Print one rule: what it checks, why, its sources by title, its thresholds, an example fix and rollback."""
+    from .report.explain import explain as show
 
-    from .rules.config import DEFAULTS, OWNERS
-
-    out = Console()
     rules = all_rules()
     r = rules.get(rule_id) or rules.get(rule_id.upper())
     if r is None:
         near = [rid for rid in rules if rule_id.upper().split("-")[0] in rid]
         Console(stderr=True).print(f"[red]error:[/] no rule {rule_id}" + (f"; related: {', '.join(sorted(near))}" if near else ""))
         raise typer.Exit(EXIT_USAGE)
-    out.print(f"[bold]{r.id}[/]  {r.title}", highlight=False)
-    out.print(f"severity: {r.severity}    area: {r.category}    scope: {r.scope}", highlight=False)
-    out.print(f"source:   {r.source}\n", highlight=False)
-    out.print(r.rationale, highlight=False)
-    code = inspect.getsource(r.check)
-    used = [name for name in DEFAULTS if f'"{name}"' in code or OWNERS.get(name) == r.check.__module__]
-    if used:
-        out.print("\nthresholds (override under \\[thresholds] in a --config file):")
-        for name in used:
-            value, why = DEFAULTS[name]
-            out.print(f"  {name} = {value:g}  - {why}", highlight=False)
+    show(r, Console(), on)
 
 
 nmon_app = typer.Typer(help="nmon recordings: export their tables for other tools.")
@@ -197,7 +237,7 @@ app.add_typer(nmon_app, name="nmon")
 def nmon_export(
     file: Path = typer.Argument(..., help="An nmon recording (plain or gzip)."),
     to: str = typer.Option("csv", "--to", help="csv or parquet"),
-    outdir: Path = typer.Argument(Path("."), help="Folder for the tables (created when missing)."),
+    outdir: Path = typer.Argument(..., help="Folder for the tables (created when missing; required, so tables never land in the current folder by accident)."),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the recording was taken in."),
 ) -> None:
     """Write every table of an nmon recording as CSV or Parquet, one file per section."""

@@ -1,5 +1,7 @@
 from pathlib import Path
 
+import pytest
+
 from lparscope.inputs import collect
 from lparscope.model.frame import build_frames, hpt_mb
 from lparscope.pipeline import read_estate
@@ -7,6 +9,7 @@ from lparscope.pipeline import read_estate
 ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "estate"
 CORPUS = ROOT.parent / "shared" / "corpus" / "hmc"
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus/hmc not present (real HMC outputs)")
 
 
 def _frames(*paths):
@@ -44,6 +47,7 @@ def test_join_by_number_and_serial_when_names_differ():
     assert p.host == "renamed_host" and p.join == "partition number and frame serial"
 
 
+@needs_corpus
 def test_hmc_scanner_sheets():
     _, frames = _frames(CORPUS / "hmcscanner" / "hmc172_csv")
     fr = frames["AABAS2A"]
@@ -54,6 +58,7 @@ def test_hmc_scanner_sheets():
     assert len(fr.seas) == 3 and fr.seas[0]["ha_mode"] == "disabled"
 
 
+@needs_corpus
 def test_corpus_hmc_files_load():
     _, frames = _frames(CORPUS)
     assert "9131-52A-6535CCG" in frames and "AABAS2B" in frames

@@ -270,6 +270,9 @@ def _seastat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     host.role_reasons.append(f"seastat output ({path})")
 
 
+from . import build_system  # noqa: E402,F401  (registers the system-health appliers)
+
+
 # --- finishing ------------------------------------------------------------------------------
 
 HMC_KINDS = {"lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner"}

@@ -187,6 +187,16 @@ class Host:
     amepat: Any = None
     odm: list[Any] = field(default_factory=list)
     sea_clients: list[Any] = field(default_factory=list)  # seastat -d
+    errors: list[Sourced] = field(default_factory=list)  # errpt / errpt -a entries (one per logged error)
+    paging_spaces: dict[str, Sourced] = field(default_factory=dict)  # lsps -a, by paging space name
+    paging_total: Sourced | None = None  # lsps -s (or prtconf's paging lines)
+    filesystems: dict[str, Sourced] = field(default_factory=dict)  # df, by mount point
+    fs_definitions: dict[str, Sourced] = field(default_factory=dict)  # lsfs, by mount point
+    firmware: dict[str, Setting] = field(default_factory=dict)  # "system", "system_permanent", "service", device name ...
+    system: Sourced | None = None  # prtconf / lsconf summary (model, serial, LPAR number and name)
+    hcalls: list[Sourced] = field(default_factory=list)  # lparstat -H rows
+    memory_io: Series | None = None  # lparstat -m samples (AMS page-ins, I/O entitlement)
+    spurr: Series | None = None  # lparstat -E samples (actual vs frequency-normalised use)
     files: list[str] = field(default_factory=list)
     nmon: Any = None  # the NmonRecording read for this host, if any (time series for sizing and charts)
     nmon_path: str | None = None  # where that recording was read from, for evidence

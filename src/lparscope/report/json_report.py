@@ -9,6 +9,7 @@ from typing import Any
 from .. import __version__
 from ..model.estate import Device, Host
 from ..pipeline import Analysis
+from .citations import cite_dicts
 from .frame import frame_section
 
 SCHEMA = "lparscope.report/1"
@@ -95,7 +96,7 @@ def _rules_used(analysis: Analysis) -> list[dict[str, str]]:
     for f in analysis.findings:
         r = f.rule
         seen.setdefault(r.id, {"id": r.id, "title": r.title, "severity": r.severity, "category": r.category,
-                               "source": r.source, "rationale": r.rationale})
+                               "source": r.source, "citations": cite_dicts(r.source), "rationale": r.rationale})
     return [seen[k] for k in sorted(seen)]
 
 

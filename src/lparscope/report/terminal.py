@@ -1,80 +1,246 @@
-"""The terminal summary: inputs, hosts, counts by severity, findings by severity."""
+"""The terminal summary, in the order a reader needs it: summary, top actions, hosts, sizing, then
+the findings per host, one line each (or a roll-up when they fill more than a screen).
+
+Output is the same whatever the terminal width: lines are never wrapped or cut (a pipe or a file
+gets them whole), and colour is used only on an interactive terminal. Lines are built as plain
+strings and written in one go when not on a terminal, so 1,000 hosts cost milliseconds.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
 
+from .triage import (SEVERITIES, by_frame, by_rule, counts, host_frames, main_command, select, top_actions,
+                     unrecognised_reasons)
+
+SCREENFUL = 60  # lines: more findings lines than this and the list becomes a roll-up (unless --show all)
 _STYLE = {"critical": "bold red", "warning": "yellow", "info": "cyan",
-          "parsed": "green", "partly": "yellow", "unrecognised": "red"}
+          "parsed": "green", "partly": "yellow", "unrecognised": "red", "head": "bold", "dim": "dim"}
+_LETTER = {"critical": "C", "warning": "W", "info": "I"}
 
 
-def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool = True) -> None:
+@dataclass
+class View:
+    """What the reader asked to see (the CLI flags)."""
+    inputs: bool = False                      # list every input (--inputs / -v)
+    quiet: bool = False                       # summary, top actions and hosts only (-q)
+    show_all: bool = False                    # every finding even on a large estate (--show all)
+    severities: list[str] = field(default_factory=list)
+    hosts: list[str] = field(default_factory=list)
+    areas: list[str] = field(default_factory=list)
+
+
+class _Lines:
+    """Lines as (text, style) segments; plain text when the console is not an interactive terminal."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.color = bool(console.is_terminal and not console.no_color)
+        self.lines: list[list[tuple[str, str | None]]] = []
+
+    def add(self, *parts: str | tuple[str, str | None]) -> None:
+        self.lines.append([(p, None) if isinstance(p, str) else p for p in parts])
+
+    def head(self, title: str) -> None:
+        self.lines.append([])
+        self.add((title, "head"))
+
+    def flush(self) -> None:
+        if not self.color:
+            self.console.file.write("".join("".join(t for t, _ in line) + "\n" for line in self.lines))
+            self.console.file.flush()
+        else:
+            for line in self.lines:
+                self.console.print(Text.assemble(*((t, _STYLE.get(s, s) if s else "") for t, s in line)),
+                                   soft_wrap=True, highlight=False)
+        self.lines = []
+
+
+def _table(rows: list[list[str]], out: _Lines, styles: list[str | None] | None = None, indent: str = "") -> None:
+    """Columns padded to their widest cell (never to the terminal's width)."""
+    if not rows:
+        return
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for n, r in enumerate(rows):
+        text = indent + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+        out.add((text, "head" if n == 0 else (styles[n - 1] if styles else None)))
+
+
+def _fmt(v: Any) -> str:
+    if v is None or v == "":
+        return "-"
+    return str(v)
+
+
+def _summary(report: dict[str, Any], findings: list[dict[str, Any]], view: View, out: _Lines) -> None:
+    summ = report.get("summary") or {}
+    files = summ.get("files") or {}
+    hosts = report.get("hosts") or []
+    roles: dict[str, int] = {}
+    for h in hosts:
+        roles[h.get("role") or "unknown"] = roles.get(h.get("role") or "unknown", 0) + 1
+    frames = report.get("frames") or []
+    c = counts(findings)
+    out.add((f"lparscope {report.get('lparscope_version') or ''}".rstrip(), "head"),
+            f"  {len(hosts)} host(s) (" + ", ".join(f"{n} {r.upper() if r in ('aix', 'vios', 'hmc') else r}"
+                                                   for r, n in sorted(roles.items())) + ")"
+            f", {len(frames)} frame(s)" + (": " + ", ".join(str(f.get("name")) for f in frames[:5]) if frames else "")
+            + (" ..." if len(frames) > 5 else ""))
+    read = files.get("parsed", 0) + files.get("partly", 0)
+    out.add(f"inputs: {read} output(s) read ({files.get('partly', 0)} partly), "
+            f"{files.get('unrecognised', 0)} unrecognised" + ("" if view.inputs else "  (list: --inputs)"))
+    reasons = unrecognised_reasons(report)
+    for reason, n in reasons[:5]:
+        out.add(("  unrecognised ", "unrecognised"), f"{n} x {reason}")
+    if len(reasons) > 5:
+        out.add(f"  ... {len(reasons) - 5} other reason(s)")
+    filt = [f"{k} {'/'.join(v)}" for k, v in (("severity", view.severities), ("host", view.hosts),
+                                                ("area", view.areas)) if v]
+    out.add("findings: ", (f"{c['critical']} critical", "critical"), ", ", (f"{c['warning']} warning", "warning"),
+            ", ", (f"{c['info']} info", "info"), f" ({len({f.get('host') for f in findings})} hosts, partitions or frames concerned)"
+            + (f"  (filtered: {'; '.join(filt)})" if filt else ""))
+    plan = report.get("plan")
+    headline = plan.get("headline") if isinstance(plan, dict) else None
+    if headline:
+        out.add(("plan: ", "head"), str(headline))
+
+
+def _actions(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines) -> None:
+    acts = top_actions(report, 10, findings)
+    if not acts:
+        return
+    out.head("Top actions")
+    for n, a in enumerate(acts, start=1):
+        sev = a["severity"]
+        more = f" (+{', '.join(a['rules'][1:])})" if len(a["rules"]) > 1 else ""
+        needs = f"  [{', '.join(a['disruption'])}]" if a["disruption"] else ""
+        out.add(f"{n:>2}. ", (f"{sev.upper():<8}", sev), f" {a['host']} {a['subject']}: {a['title']}  "
+                f"{a['rules'][0]}{more}{needs}")
+        if a["change"]:
+            out.add(f"      {a['change']}")
+        if a["command"]:
+            out.add("      ", (a["command"], "green" if out.color else None))
+
+
+def _hosts(report: dict[str, Any], out: _Lines) -> None:
+    hosts = report.get("hosts") or []
+    if not hosts:
+        return
+    frames = host_frames(report)
+    out.head("Hosts")
+    rows = [["host", "role", "frame", "mode", "EC", "VP", "weight", "mem MB", "level", "crit", "warn", "info"]]
+    for h in hosts:
+        s, c = h.get("summary") or {}, h.get("counts") or {}
+        rows.append([str(h.get("name")), str(h.get("role") or ""), frames.get(h.get("name") or "", "-"), _mode(s),
+                     _fmt(s.get("entitled_capacity")), _fmt(s.get("virtual_processors")), _fmt(s.get("weight")),
+                     _fmt(s.get("online_memory_mb")), _fmt(s.get("ioslevel") or s.get("oslevel")),
+                     *(str(c.get(k, 0)) if c.get(k) else "-" for k in SEVERITIES)])
+    _table(rows, out, indent="  ")
+
+
+def _sizing(report: dict[str, Any], out: _Lines) -> None:
+    sized = [h for h in report.get("hosts") or [] if h.get("sizing")]
+    if not sized:
+        return
+    out.head("Sizing from measured use")
+    f2 = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+    for h in sized:
+        z = h["sizing"]
+        pk = z.get("peak") or {}
+        window = "-".join(z["peak_window"]) if z.get("peak_window") else "whole recording"
+        out.add(f"  {h['name']}: peak {window} ({z.get('peak_source')}), physc mean {f2(pk.get('mean'))} "
+                f"P95 {f2(pk.get('p95'))} max {f2(pk.get('max'))} -> EC {f2(z.get('recommended_ec'))}, "
+                f"{z.get('recommended_vp')} VP{' uncapped' if z.get('recommended_uncapped') else ''} "
+                f"(now EC {z.get('current_ec')}, {z.get('current_vp')} VP)")
+
+
+def _per_host(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines) -> None:
+    out.head("Findings per host")
+    roles = {h.get("name"): h.get("role") for h in report.get("hosts") or []}
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for f in findings:
+        groups.setdefault(str(f.get("host") or ""), []).append(f)
+    rank = {s: n for n, s in enumerate(SEVERITIES)}
+    for host, fs in groups.items():
+        c = counts(fs)
+        out.add((host or "(estate)", "head"), "  " + ", ".join(f"{c[s]} {s}" for s in SEVERITIES if c[s]))
+        for f in sorted(fs, key=lambda f: rank.get(f.get("severity"), 9)):
+            sev = f.get("severity") or "info"
+            cmd = main_command(f, roles.get(host))
+            out.add("  ", (_LETTER.get(sev, "?"), sev), f" {f.get('rule_id')}  {f.get('subject')}: {f.get('message')}"
+                    + (f"  -> {cmd}" if cmd else ""))
+
+
+def _rollup(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines, rules_shown: int = 15) -> None:
+    out.head("Findings by rule")
+    rows = [["sev", "rule", "findings", "hosts", "title"]]
+    styles: list[str | None] = []
+    table = by_rule(findings)
+    for r in table[:rules_shown]:
+        rows.append([r["severity"][:4], r["rule_id"], str(r["findings"]), str(r["hosts"]), r["title"]])
+        styles.append(r["severity"])
+    _table(rows, out, styles, indent="  ")
+    if len(table) > rules_shown:
+        out.add(f"  ... {len(table) - rules_shown} more rule(s)")
+    frames = by_frame(report, findings)
+    if len(frames) > 1 or (frames and frames[0]["frame"] != "(no frame data)"):
+        out.head("Findings by frame")
+        rows = [["frame", "hosts", "crit", "warn", "info"]]
+        for r in frames[:20]:
+            rows.append([r["frame"], str(r["hosts"]), *(str(r[s]) for s in SEVERITIES)])
+        _table(rows, out, indent="  ")
+        if len(frames) > 20:
+            out.add(f"  ... {len(frames) - 20} more frame(s)")
+
+
+def _inputs(report: dict[str, Any], out: _Lines) -> None:
+    out.head("Inputs")
+    for i in report.get("inputs") or []:
+        status = i.get("status") or ""
+        w = i.get("warnings") or []
+        note = i.get("reason") or (f"{len(w)} warning(s), first at line {w[0]['line']}: {w[0]['message']}" if w else "")
+        out.add((f"  {status:<12}", status), f" {i.get('path')}:{i.get('line')}  {i.get('kind') or '-'}  "
+                f"host={i.get('host') or '-'}" + (f"  {note}" if note else ""))
+
+
+def listing_lines(findings: Iterable[dict[str, Any]]) -> int:
+    """Lines the per-host listing would take (one per finding, one per host)."""
+    fs = list(findings)
+    return len(fs) + len({f.get("host") for f in fs}) + 1
+
+
+def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool = False,
+                    view: View | None = None) -> None:
     """Print the report dict (docs/report-schema.md) for a person at a terminal."""
-    if show_inputs:
-        console.rule("Inputs")
-        for i in report["inputs"]:
-            status = i["status"]
-            note = i["reason"] or (f"{len(i['warnings'])} warning(s), first at line {i['warnings'][0]['line']}: "
-                                   f"{i['warnings'][0]['message']}" if i["warnings"] else "")
-            console.print(f"[{_STYLE[status]}]{status:<12}[/] {escape(i['path'])}:{i['line']}  "
-                          f"{escape(i['kind'] or '-')}  host={escape(i['host'] or '-')}"
-                          + (f"  [dim]{escape(note)}[/]" if note else ""), highlight=False, soft_wrap=True)
-    console.rule("Hosts")
-    t = Table(show_edge=False, header_style="bold")
-    for col in ("host", "role", "mode", "EC", "VP", "mem MB", "level", "c/w/i"):
-        t.add_column(col, no_wrap=col not in ("mode", "level"))
-    for h in report["hosts"]:
-        s, c = h["summary"], h["counts"]
-        level = s.get("ioslevel") or s.get("oslevel") or ""
-        t.add_row(escape(h["name"]), h["role"], _mode(s), _fmt(s.get("entitled_capacity")),
-                  _fmt(s.get("virtual_processors")), _fmt(s.get("online_memory_mb")), escape(str(level)),
-                  f"{c['critical']}/{c['warning']}/{c['info']}")
-    console.print(t)
-    sized = [h for h in report["hosts"] if h.get("sizing")]
-    if sized:
-        console.rule("Sizing from measured use")
-        for h in sized:
-            z = h["sizing"]
-            pk = z.get("peak") or {}
-            window = "-".join(z["peak_window"]) if z.get("peak_window") else "whole recording"
-            fmt = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
-            console.print(f"{escape(h['name'])}: peak {window} ({z.get('peak_source')}), physc mean {fmt(pk.get('mean'))} "
-                          f"max {fmt(pk.get('max'))} P95 {fmt(pk.get('p95'))} -> EC {fmt(z.get('recommended_ec'))}, "
-                          f"{z.get('recommended_vp')} VP{' uncapped' if z.get('recommended_uncapped') else ''} "
-                          f"(now EC {z.get('current_ec')}, {z.get('current_vp')} VP)", highlight=False, soft_wrap=True)
-    summ = report["summary"]
-    console.rule("Findings")
-    fs = summ["findings"]
-    console.print(f"[bold red]{fs['critical']} critical[/]  [yellow]{fs['warning']} warning[/]  [cyan]{fs['info']} info[/]"
-                  f"   from {summ['files']['parsed'] + summ['files']['partly']} outputs read"
-                  f" ({summ['files']['partly']} partly), {summ['files']['unrecognised']} unrecognised")
-    for f in report["findings"]:
-        sev = f["severity"]
-        console.print(f"\n[{_STYLE[sev]}]{sev.upper():<8}[/] [bold]{escape(f['rule_id'])}[/] {escape(f['host'])} "
-                      f"{escape(f['subject'])}: {escape(f['title'])}", highlight=False, soft_wrap=True)
-        console.print(f"         {escape(f['message'])}", highlight=False, soft_wrap=True)
-        for e in f["evidence"][:3]:
-            console.print(f"         [dim]{escape(e['path'])}:{e['line']}  {escape(e['excerpt'])}[/]", highlight=False, soft_wrap=True)
-        first = (f["fix"]["padmin"] or f["fix"]["root"] or f["fix"]["hmc"] or [""])[0]
-        if first:
-            console.print(f"         fix: [green]{escape(first)}[/]" + ("  (+more)" if sum(map(len, f['fix'].values())) > 1 else ""),
-                          highlight=False, soft_wrap=True)
-        if f["disruption"]:
-            console.print(f"         needs: {', '.join(f['disruption'])}", highlight=False)
-    for p in report.get("problems", []):
-        console.print(f"[red]problem:[/] {escape(p)}", highlight=False, soft_wrap=True)
+    view = view or View(inputs=show_inputs)
+    out = _Lines(console)
+    findings = select(report, view.severities, view.hosts, view.areas)
+    if view.inputs:
+        _inputs(report, out)
+        out.add("")
+    _summary(report, findings, view, out)
+    _actions(report, findings, out)
+    _hosts(report, out)
+    _sizing(report, out)
+    if not view.quiet and findings:
+        if view.show_all or listing_lines(findings) <= SCREENFUL:
+            _per_host(report, findings, out)
+        else:
+            _rollup(report, findings, out)
+            out.add("")
+            out.add((f"{len(findings)} findings are rolled up; every one: --show all, or the --html / --json report "
+                     "(or narrow with --severity, --host, --area)", "dim"))
+    for p in report.get("problems") or []:
+        out.add(("problem: ", "critical"), str(p))
+    out.flush()
 
 
 def _mode(s: dict[str, Any]) -> str:
     kind = (s.get("partition_type") or "").split("-")[0].lower()
     mode = (s.get("mode") or "").lower()
     ame = " AME" if "expanded" in (s.get("memory_mode") or "").lower() else ""
-    return escape(f"{kind} {mode}".strip() + ame)
-
-
-def _fmt(v: Any) -> str:
-    return "" if v is None else str(v)
+    return (f"{kind} {mode}".strip() + ame) or "-"

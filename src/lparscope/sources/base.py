@@ -100,12 +100,12 @@ KNOWN_COMMANDS = frozenset(
     lslpp chdev oem_setup_env cat echo lspv lsvg lscfg prtconf lsconf svmon lsps
     lssyscfg lshwres lsnports lspath mpstat topas nmon errpt instfix emgr lssrad lsmcode
     bootinfo lsmpio lsvpd lsps df mount exit iperf iperf3 ping ftp nfsstat
-    lslparutil lshmc lssysconn lssvcevents
+    lslparutil lshmc lssysconn lssvcevents lsfs vnicstat
     """.split()
 )
 
 # Commands people also paste bare, without any option, on a line of their own.
-_BARE_OK = frozenset("ioslevel oslevel lspv lswpar prtconf lsconf lsmcode lssrad lsvpd".split())
+_BARE_OK = frozenset("ioslevel oslevel lspv lswpar prtconf lsconf lsmcode lssrad lsvpd errpt df lsfs".split())
 _BARE_RE = re.compile(r"^\s*(?P<cmd>(?P<prog>[a-z_]+)(?:\s+-\S+.*?)?)\s*$")
 
 PROMPT_RE = re.compile(

@@ -68,22 +68,30 @@ def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
     return cuts
 
 
+# A line several reports print before their own header (lparstat -H/-m/-E, mpstat): it
+# belongs to the output that follows it, so a start line right after it does not cut.
+_SHARED_PREAMBLE = re.compile(r"^\s*System configuration:")
+
+
 def _cut_starts(lines: list[str], lo: int, hi: int, starts: list[tuple[str, re.Pattern[str]]]) -> list[int]:
     """Indexes inside [lo, hi) where prompt-less text switches to another kind's output."""
     cuts = [lo]
     current: str | None = None
     seen_text = False
+    only_preamble = True  # the piece so far holds nothing but shared preamble lines
     for i in range(lo, hi):
         line = lines[i].strip()
         if not line:
             continue
         for kind, pat in starts:
             if pat.match(line):
-                if current is not None and kind != current and seen_text:
+                if current is not None and kind != current and seen_text and not only_preamble:
                     cuts.append(i)
+                    only_preamble = True
                 current = kind
                 break
         seen_text = True
+        only_preamble = only_preamble and bool(_SHARED_PREAMBLE.match(line))
     return cuts
 
 

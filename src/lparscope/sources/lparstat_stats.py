@@ -22,7 +22,8 @@ Output: one :class:`LparstatConfig` per "System configuration" line, then one
                    line=7)
 
 A ``-`` value is ``None``. ``column_stats(samples, "%entc")`` gives count/mean/min/max.
-The ``-H`` hypervisor-call report, ``-i`` and the Linux ``-E`` form are not read here.
+The ``-H`` hypervisor-call report (lparstat_hcalls), ``-m`` (lparstat_mem), ``-E`` (lparstat_spurr)
+and ``-i`` (lparstat_info) are read by their own modules.
 """
 
 from __future__ import annotations
@@ -35,14 +36,14 @@ from .base import Parsed, leading_prompt, split_lines, to_float, to_int
 
 KIND = "lparstat"
 TITLE = "lparstat [interval [count]] / lparstat -c"
-COMMANDS = [r"^lparstat\b(?!.*\s-[A-Za-z]*[iHhEWXl])"]
+COMMANDS = [r"^lparstat\b(?!.*\s-[A-Za-z]*[iHhEWXlm])"]
 STARTS = re.compile(r"^\s*System configuration:\s*type=")
 
 _CONFIG_RE = re.compile(r"^\s*System configuration:\s*(?P<body>.*)$")
 _PAIR_RE = re.compile(r"(?P<k>[A-Za-z_]+)=(?P<v>\S+(?:\s+kB)?)")
 _DASHES_RE = re.compile(r"^\s*-{2,}(?:\s+-{2,})*\s*$")
 _HEADER_START = re.compile(r"^\s*%user\s+%sys\b")
-_NOT_OURS = re.compile(r"Hypervisor Call|Detailed information on Hypervisor|%busy|Frequency|-Actual-")
+_NOT_OURS = re.compile(r"Hypervisor Call|Detailed information on Hypervisor|%busy|Frequency|-Actual-|^\s*physb\s+hpi\b|Normalised|Normalized")
 
 
 @dataclass

@@ -1,0 +1,134 @@
+"""Appliers for system-health outputs: error log, paging spaces, file systems, firmware,
+the prtconf summary and the extra lparstat reports (-H, -m, -E).
+
+Registered with :func:`lparscope.model.build._applies`; imported by ``build`` itself.
+Records are kept whole (as :class:`Sourced`) so rules can cite any field's line.
+"""
+
+from __future__ import annotations
+
+from ..sources.base import Parsed
+from .build import _applies
+from .estate import Evidence, Host, Series, Setting, Sourced
+
+
+@_applies("errpt")
+def _errpt(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    # The same entry read twice (errpt and errpt -a of one log) is kept once: -a wins (more fields).
+    seen = {_error_key(s.record): i for i, s in enumerate(host.errors)}
+    for e in parsed.records:
+        key = _error_key(e)
+        if key in seen:
+            if e.label and not host.errors[seen[key]].record.label:
+                host.errors[seen[key]] = Sourced(e, path, offset)
+            continue
+        seen[key] = len(host.errors)
+        host.errors.append(Sourced(e, path, offset))
+
+
+def _error_key(e: object) -> tuple:
+    stamp = getattr(e, "timestamp", None) or _stamp_of(getattr(e, "date", None))
+    return (e.identifier, e.resource, stamp)  # type: ignore[attr-defined]
+
+
+_MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), start=1)}
+
+
+def _stamp_of(date: str | None) -> str | None:
+    """``Sun Nov  2 14:15:02 CET 2025`` -> ``2025-11-02T14:15`` (the summary's precision)."""
+    if not date:
+        return None
+    parts = date.split()
+    try:
+        month, day, clock, year = _MONTHS[parts[1]], int(parts[2]), parts[3], int(parts[-1])
+    except (IndexError, KeyError, ValueError):
+        return date
+    return f"{year:04d}-{month:02d}-{day:02d}T{clock[:5]}"
+
+
+@_applies("lsps")
+def _lsps(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        if type(r).__name__ == "PagingSummary":
+            host.paging_total = Sourced(r, path, offset)
+        else:
+            host.paging_spaces[r.name] = Sourced(r, path, offset)
+
+
+@_applies("df")
+def _df(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        host.filesystems[r.mounted_on] = Sourced(r, path, offset)
+
+
+@_applies("lsfs")
+def _lsfs(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        host.fs_definitions[r.mount_point] = Sourced(r, path, offset)
+
+
+@_applies("lsmcode")
+def _lsmcode(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        ev = Evidence(path, offset + r.line)
+        if r.kind in ("system", "service"):
+            if r.level:
+                host.firmware[r.kind] = Setting(r.level, ev)
+            for side in ("permanent", "temporary"):
+                value = getattr(r, side)
+                if value:
+                    host.firmware[f"{r.kind}_{side}"] = Setting(value, Evidence(path, offset + r.lines.get(side, r.line)))
+            if r.booted_from:
+                host.firmware[f"{r.kind}_booted_from"] = Setting(r.booted_from, ev)
+        elif r.level:
+            host.firmware[r.device] = Setting(r.level, ev)
+
+
+@_applies("prtconf")
+def _prtconf(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        kind = type(r).__name__
+        if kind == "SystemConfig":
+            host.system = Sourced(r, path, offset)
+            # lsmcode is the primary source for firmware; prtconf fills in when it is absent.
+            if r.platform_firmware and "system" not in host.firmware:
+                host.firmware["system"] = Setting(r.platform_firmware, Evidence(path, offset + r.lines["platform_firmware"]))
+            if r.firmware_version and "firmware_version" not in host.firmware:
+                host.firmware["firmware_version"] = Setting(r.firmware_version, Evidence(path, offset + r.lines["firmware_version"]))
+            if r.paging_mb is not None and host.paging_total is None:
+                host.paging_total = Sourced(r, path, offset)
+        elif kind == "InstalledResource":
+            dev = host.device(r.name)
+            dev.description = dev.description or r.description
+            dev.evidence = dev.evidence or Evidence(path, offset + r.line)
+
+
+@_applies("lparstat-H")
+def _hcalls(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    host.hcalls.extend(Sourced(r, path, offset) for r in parsed.records if type(r).__name__ == "HypervisorCall")
+
+
+def _series(current: Series | None, parsed: Parsed, path: str, offset: int, rows) -> Series | None:
+    series = current or Series()
+    for rec in parsed.records:
+        if type(rec).__name__ == "LparstatConfig":
+            series.config.update(rec.values)
+            continue
+        series.samples.append(rows(rec))
+        series.evidence.append(Evidence(path, offset + rec.line))
+    return series if series.samples or series.config else current
+
+
+@_applies("lparstat-m")
+def _lparstat_mem(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    host.memory_io = _series(host.memory_io, parsed, path, offset, lambda r: dict(r.values))
+
+
+@_applies("lparstat-E")
+def _lparstat_spurr(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    def row(r):  # type: ignore[no-untyped-def]
+        values = {f"actual_{k}": v for k, v in r.actual.items()}
+        values.update({f"normalised_{k}": v for k, v in r.normalised.items()})
+        values.update({"freq_ghz": r.freq_ghz, "freq_pct": r.freq_pct})
+        return values
+    host.spurr = _series(host.spurr, parsed, path, offset, row)

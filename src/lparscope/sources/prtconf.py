@@ -1,0 +1,194 @@
+"""System configuration summary: AIX ``prtconf`` (and ``lsconf``, which prints the same).
+
+Input (the head of the output, then network, paging, volume groups and the device list)::
+
+    # prtconf
+    System Model: IBM,9009-42A
+    Machine Serial Number: 7812C4X
+    Processor Type: PowerPC_POWER9
+    Number Of Processors: 4
+    Processor Clock Speed: 3450 MHz
+    LPAR Info: 5 aixapp3
+    Memory Size: 32768 MB
+    Platform Firmware level: VL950_099
+    Firmware Version: IBM,FW950.40 (VL950_099)
+
+    Network Information
+            Host Name: aixapp3
+    ...
+    INSTALLED RESOURCE LIST
+    ...
+    + ent0             U9009.42A.7812C4X-V5-C2-T1      Virtual I/O Ethernet Adapter (l-lan)
+
+Output: one :class:`SystemConfig` with every ``Key: Value`` in ``values`` and the
+common ones typed; one :class:`VolumeGroupDisk` per PV row; one
+:class:`InstalledResource` per device-list line::
+
+    SystemConfig(model="IBM,9009-42A", serial="7812C4X", processor_type="PowerPC_POWER9",
+                 processors=4, clock_mhz=3450, lpar_number=5, lpar_name="aixapp3",
+                 memory_mb=32768, platform_firmware="VL950_099",
+                 firmware_version="IBM,FW950.40 (VL950_099)", hostname="aixapp3", ...,
+                 values={...}, line=2, lines={"model": 2, ...})
+    InstalledResource(name="ent0", location="U9009.42A.7812C4X-V5-C2-T1",
+                      description="Virtual I/O Ethernet Adapter (l-lan)", marker="+", line=...)
+
+``Parsed.hostname`` is the ``Host Name`` the output prints.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .base import Parsed, command_matches, is_bare_prompt, leading_prompt, output_head, split_lines, strip_ansi, to_float, to_int
+
+KIND = "prtconf"
+TITLE = "prtconf / lsconf"
+COMMANDS = [r"^(?:prtconf|lsconf)\b(?!.*\s-[A-Za-z]*[cmsLkv])"]
+STARTS = re.compile(r"^System Model:\s*\S")
+
+_KV = re.compile(r"^(?P<key>[A-Z][A-Za-z0-9 ./()-]*?):\s*(?P<value>.*?)\s*$")
+# nmon's BBBP copy prints "+" as "p" and "*" as "m".
+_RESOURCE = re.compile(r"^(?P<mark>[+*-]|[pm](?=\s))\s+(?P<name>[A-Za-z][\w.-]*)\s+(?P<rest>.*?)\s*$")
+_LOCATION = re.compile(r"^(?:U[\w.,-]+|P\d[\w-]*|\d\d-\d\d[\w-]*|[A-Z]\d-\S*)$")
+_PV_ROW = re.compile(r"^(?P<pv>hdisk\w+|\S+)\s+(?P<state>active|missing|removed|\S+)\s+(?P<total>\d+)\s+(?P<free>\d+)\s+(?P<dist>[\d.]+)\s*$")
+_RULE = re.compile(r"^=+$")
+_SECTIONS = {"Network Information", "Paging Space Information", "Volume Groups Information",
+             "INSTALLED RESOURCE LIST", "Active VGs", "Inactive VGs"}
+_TYPED = {
+    # printed key: (field, converter)
+    "System Model": ("model", str), "Machine Serial Number": ("serial", str),
+    "Processor Type": ("processor_type", str), "Processor Implementation Mode": ("implementation_mode", str),
+    "Processor Version": ("processor_version", str), "Number Of Processors": ("processors", to_int),
+    "Processor Clock Speed": ("clock_mhz", lambda v: to_int(v.split()[0]) if v.split() else None),
+    "CPU Type": ("cpu_type", str), "Kernel Type": ("kernel_type", str),
+    "Memory Size": ("memory_mb", lambda v: to_int(v.split()[0]) if v.split() else None),
+    "Good Memory Size": ("good_memory_mb", lambda v: to_int(v.split()[0]) if v.split() else None),
+    "Platform Firmware level": ("platform_firmware", str), "Firmware Version": ("firmware_version", str),
+    "Host Name": ("hostname", str), "IP Address": ("ip_address", str),
+    "Total Paging Space": ("paging_mb", lambda v: to_int(re.sub(r"MB$", "", v))),
+    "Percent Used": ("paging_used_pct", to_float),
+}
+
+
+@dataclass
+class SystemConfig:
+    model: str | None = None
+    serial: str | None = None
+    processor_type: str | None = None
+    implementation_mode: str | None = None
+    processor_version: str | None = None
+    processors: int | None = None
+    clock_mhz: int | None = None
+    cpu_type: str | None = None
+    kernel_type: str | None = None
+    lpar_number: int | None = None
+    lpar_name: str | None = None
+    memory_mb: int | None = None
+    good_memory_mb: int | None = None
+    platform_firmware: str | None = None
+    firmware_version: str | None = None
+    hostname: str | None = None
+    ip_address: str | None = None
+    paging_mb: int | None = None
+    paging_used_pct: float | None = None
+    values: dict[str, str] = field(default_factory=dict)
+    line: int = 0
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class VolumeGroupDisk:
+    volume_group: str
+    physical_volume: str
+    state: str
+    total_pps: int
+    free_pps: int
+    active_vg: bool
+    line: int
+
+
+@dataclass
+class InstalledResource:
+    name: str
+    location: str
+    description: str
+    marker: str  # "+" diagnostics available, "*" not, "-" removed
+    line: int
+
+
+def detect(text: str) -> int:
+    prompt, body = output_head(text, 40)
+    if command_matches(prompt, COMMANDS):
+        return 95
+    keys = {m.group("key") for ln in body[:30] if (m := _KV.match(ln.strip()))}
+    hits = len(keys & {"System Model", "Machine Serial Number", "Processor Type", "LPAR Info", "Memory Size"})
+    return 90 if hits >= 3 else 0
+
+
+def parse(text: str) -> Parsed:
+    out = Parsed(kind=KIND)
+    lines = split_lines(strip_ansi(text))
+    prompt, start = leading_prompt(lines)
+    cfg = SystemConfig()
+    section = ""
+    vg_active, vg = True, ""
+    for idx in range(start, len(lines)):
+        lineno = idx + 1
+        s = lines[idx].strip()
+        if not s or _RULE.match(s) or is_bare_prompt(s):
+            continue
+        if s in _SECTIONS:
+            if s in ("Active VGs", "Inactive VGs"):
+                vg_active = s == "Active VGs"
+            else:
+                section = s
+            continue
+        if section == "INSTALLED RESOURCE LIST":
+            rm = _RESOURCE.match(s)
+            if rm:
+                parts = re.split(r"\s{2,}", rm.group("rest"), maxsplit=1)
+                loc, desc = (parts[0], parts[1]) if len(parts) == 2 and _LOCATION.match(parts[0]) else ("", rm.group("rest"))
+                mark = {"p": "+", "m": "*"}.get(rm.group("mark"), rm.group("mark"))
+                out.records.append(InstalledResource(rm.group("name"), loc, desc, mark, lineno))
+                continue
+            if s.startswith(("The following resources", "+/- =", "*   =", "* =", "p/- =", "m   =")):
+                continue
+        if section == "Volume Groups Information":
+            if s.startswith("PV_NAME"):
+                continue
+            if s.endswith(":") and " " not in s:
+                vg = s[:-1]
+                continue
+            pm = _PV_ROW.match(s)
+            if pm:
+                out.records.append(VolumeGroupDisk(vg, pm.group("pv"), pm.group("state"), int(pm.group("total")),
+                                                   int(pm.group("free")), vg_active, lineno))
+                continue
+            if " " not in s:  # an inactive VG listed by name only
+                vg = s
+                continue
+        kv = _KV.match(s)
+        if kv:
+            key, value = kv.group("key"), kv.group("value")
+            cfg.values[key] = value
+            cfg.line = cfg.line or lineno
+            if key in _TYPED:
+                name, conv = _TYPED[key]
+                typed = conv(value) if value else None
+                setattr(cfg, name, typed)
+                cfg.lines[name] = lineno
+                if value and typed is None:
+                    out.warn(lineno, f"{key}: not a number: {value[:40]!r}")
+            elif key == "LPAR Info":
+                num, _, lpar = value.partition(" ")
+                cfg.lpar_number, cfg.lpar_name = to_int(num), (lpar.strip() or None)
+                cfg.lines["lpar_number"] = cfg.lines["lpar_name"] = lineno
+            continue
+        out.warn(lineno, f"not a prtconf line: {s[:60]!r}")
+    if cfg.line:
+        out.records.insert(0, cfg)
+        out.hostname = cfg.hostname or (prompt.host if prompt and prompt.user else None)
+    elif prompt and prompt.user:
+        out.hostname = prompt.host
+    return out

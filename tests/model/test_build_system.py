@@ -1,0 +1,40 @@
+"""System-health outputs land in the host model with their evidence."""
+
+from pathlib import Path
+
+from lparscope.pipeline import analyze
+
+FIX = Path(__file__).parent.parent / "fixtures"
+
+
+def test_one_host_collects_every_system_output(tmp_path):
+    parts = [("prtconf", "prtconf_p9_aix72.txt"), ("errpt", "errpt_summary_aix72.txt"), ("lsps", "lsps_a_aix72.txt"),
+             ("df", "df_g_aix72.txt"), ("lsfs", "lsfs_aix72.txt"), ("lsmcode", "lsmcode_c_p8.txt"),
+             ("lparstat-H", "lparstat_H_aix72.txt")]
+    text = "\n".join((FIX / k / n).read_text().replace("aixdb02", "aixapp3") for k, n in parts)
+    (tmp_path / "aixapp3.txt").write_text(text)
+    (tmp_path / "aixapp3_more.txt").write_text(
+        "root@aixapp3:/ # lparstat -m 2 2\n" + (FIX / "lparstat-m" / "lparstat_m_ams_aix71.txt").read_text().split("\n", 1)[1]
+        + "root@aixapp3:/ # lparstat -E 1 2\n" + (FIX / "lparstat-E" / "lparstat_E_aix72.txt").read_text().split("\n", 1)[1])
+    est = analyze([str(tmp_path)]).estate
+    assert list(est.hosts) == ["aixapp3"]
+    h = est.hosts["aixapp3"]
+    assert h.system.record.serial == "7812C4X" and h.system.ev("serial").line == 3
+    assert h.firmware["system"].value == "SV860_240" and h.firmware["system_permanent"].value == "SV860_212"
+    assert h.firmware["firmware_version"].value == "IBM,FW950.40 (VL950_099)"
+    assert len(h.errors) == 6 and h.errors[0].record.resource == "hdisk7"
+    assert h.paging_spaces["hd6"].record.size_mb == 4096
+    assert h.filesystems["/var"].record.used_pct == 95.0 and h.fs_definitions["/oradata"].record.options == "rw,cio"
+    assert any(c.record.name == "cede" for c in h.hcalls)
+    assert h.memory_io.mean("hpi") == 6.0 and h.memory_io.config["iome"] == "512.00MB"
+    assert h.spurr.samples[0]["freq_pct"] == 104.0 and h.spurr.evidence[0].path.endswith("aixapp3_more.txt")
+    assert h.devices["ent0"].description.startswith("Virtual I/O Ethernet")
+    assert all(i.status == "parsed" for i in est.inputs), [(i.kind, i.status, i.warnings) for i in est.inputs]
+
+
+def test_errpt_summary_and_detail_of_one_entry_are_one_error(tmp_path):
+    (tmp_path / "h1.txt").write_text((FIX / "errpt" / "errpt_summary_aix72.txt").read_text() + "\n"
+                                     + (FIX / "errpt" / "errpt_a_aix71.txt").read_text().replace("# errpt -a", "root@aixdb02:/ # errpt -a"))
+    h = analyze([str(tmp_path)]).estate.hosts["aixdb02"]
+    assert len(h.errors) == 6
+    assert next(e for e in h.errors if e.record.resource == "hdisk7").record.label == "SC_DISK_PCM_ERR7"

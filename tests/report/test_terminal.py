@@ -1,0 +1,149 @@
+"""The terminal summary: order, filters, roll-up on large estates, width independence; CLI flags around it."""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from lparscope.cli import app
+from lparscope.pipeline import analyze
+from lparscope.report.json_report import build_report
+from lparscope.report.terminal import View, render_terminal
+from lparscope.report.triage import main_command, top_actions
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "estate"
+FINDING_LINE = re.compile(r"^  ([CWI]) ([A-Z0-9-]+)  ")
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    return build_report(analyze([str(EXAMPLE)]))
+
+
+def render(report: dict, **kw) -> list[str]:
+    buf = io.StringIO()
+    render_terminal(report, Console(file=buf, width=40), view=View(**kw))
+    return buf.getvalue().splitlines()
+
+
+def test_quiet_summary_fits_sixty_lines_and_starts_with_the_summary() -> None:
+    res = CliRunner().invoke(app, ["analyze", str(EXAMPLE), "-q"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert len(lines) <= 60, "\n".join(lines)
+    assert lines[0].startswith("lparscope ") and "8 host(s)" in lines[0] and "1 frame(s)" in lines[0]
+    assert lines[2].startswith("findings: 1 critical, 36 warning, 24 info")
+    assert "Top actions" in lines and "Hosts" in lines
+    assert not any(FINDING_LINE.match(x) for x in lines)  # -q lists no finding
+    assert not any(x.strip().startswith("parsed ") for x in lines)  # inputs only as counts
+
+
+def test_top_actions_are_changes_by_severity_without_scary_preparatory_steps(report: dict) -> None:
+    acts = top_actions(report)
+    assert len(acts) == 10 and acts[0]["severity"] == "critical"
+    ranks = ["critical", "warning", "info"]
+    assert [ranks.index(a["severity"]) for a in acts] == sorted(ranks.index(a["severity"]) for a in acts)
+    # two rules asking the same chhwres on aix5 are one action
+    aix5 = [a for a in acts if a["host"] == "aix5"]
+    assert len(aix5) == 1 and len(aix5[0]["rules"]) >= 2
+    (buffers,) = [f for f in report["findings"] if f["rule_id"] == "NET-VETH-BUFFERS"]
+    assert buffers["fix"]["root"][0] == "chdev -l en0 -a state=down"
+    assert main_command(buffers, "aix").startswith("chdev -l ent0 -a min_buf_small=")
+
+
+def test_filters_keep_only_what_was_asked(report: dict) -> None:
+    lines = render(report, show_all=True, severities=["critical"])
+    found = [FINDING_LINE.match(x) for x in lines if FINDING_LINE.match(x)]
+    assert [m.group(2) for m in found] == ["WPAR-KERNEL-QDEPTH-MISMATCH"]
+    lines = render(report, show_all=True, hosts=["aix1"])
+    hosts = [x.split()[0] for x in lines[lines.index("Findings per host") + 1:] if x and not x.startswith(" ")]
+    assert hosts == ["aix1"]
+    assert len([x for x in lines if FINDING_LINE.match(x)]) == sum(f["host"] == "aix1" for f in report["findings"])
+    lines = render(report, show_all=True, areas=["network"])
+    ids = {FINDING_LINE.match(x).group(2) for x in lines if FINDING_LINE.match(x)}
+    assert ids and all(i.startswith(("NET-", "MEAS-")) for i in ids)
+    res = CliRunner().invoke(app, ["analyze", str(EXAMPLE), "--show", "all", "--severity", "info,critical", "--host", "vios1"])
+    assert res.exit_code == 0
+    letters = {FINDING_LINE.match(x).group(1) for x in res.output.splitlines() if FINDING_LINE.match(x)}
+    assert letters == {"I"}
+    assert CliRunner().invoke(app, ["analyze", str(EXAMPLE), "--severity", "urgent"]).exit_code == 2
+
+
+def test_output_does_not_depend_on_the_terminal_width(report: dict) -> None:
+    narrow, wide = io.StringIO(), io.StringIO()
+    render_terminal(report, Console(file=narrow, width=40), view=View(show_all=True))
+    render_terminal(report, Console(file=wide, width=300), view=View(show_all=True))
+    assert narrow.getvalue() == wide.getvalue()
+    assert max(map(len, narrow.getvalue().splitlines())) > 40  # long lines stay whole
+    assert "\x1b[" not in narrow.getvalue()  # no colour codes in a pipe
+
+
+def _large(report: dict, copies: int) -> dict:
+    big = copy.deepcopy(report)
+    big["hosts"], big["findings"] = [], []
+    for n in range(copies):
+        for h in report["hosts"]:
+            big["hosts"].append({**h, "name": f"{h['name']}-{n}"})
+        for f in report["findings"]:
+            big["findings"].append({**f, "host": f"{f['host']}-{n}"})
+    return big
+
+
+def test_large_estate_is_rolled_up_unless_show_all(report: dict) -> None:
+    big = _large(report, 125)  # 1,000 hosts
+    lines = render(big, quiet=False)
+    assert "Findings by rule" in lines and "Top actions" in lines
+    assert not any(FINDING_LINE.match(x) for x in lines)
+    assert any("findings are rolled up" in x for x in lines)
+    rule_rows = lines[lines.index("Findings by rule") + 2:]
+    assert any("CPU-EC-BELOW-VP" in x and " 375 " in f" {x} " for x in rule_rows)
+    every = render(big, show_all=True)
+    assert len([x for x in every if FINDING_LINE.match(x)]) == len(big["findings"])
+
+
+def test_unrecognised_inputs_are_summarised_by_reason(tmp_path: Path) -> None:
+    for n in range(30):
+        (tmp_path / f"notes{n}.txt").write_text(f"meeting notes number {n}\nnothing to see\n")
+    res = CliRunner().invoke(app, ["analyze", str(EXAMPLE), str(tmp_path), "-q"])
+    assert res.exit_code == 0, res.output
+    reasons = [x for x in res.output.splitlines() if x.strip().startswith("unrecognised ")]
+    assert reasons and reasons[0].strip().startswith("unrecognised 30 x ")
+    assert len(res.output.splitlines()) <= 60
+    res = CliRunner().invoke(app, ["analyze", str(tmp_path), str(EXAMPLE), "-q", "--inputs"])
+    assert sum("notes" in x for x in res.output.splitlines()) == 30
+
+
+def test_version_and_short_help() -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["--version"])
+    assert res.exit_code == 0 and re.fullmatch(r"lparscope \d+\.\d+\.\d+\S*\n", res.output)
+    res = runner.invoke(app, ["-h"])
+    assert res.exit_code == 0 and "analyze" in res.output
+    res = runner.invoke(app, ["analyze", "-h"])
+    assert res.exit_code == 0 and "--severity" in res.output
+
+
+def test_unwritable_report_is_not_announced(tmp_path: Path) -> None:
+    target = tmp_path / "missing-folder" / "r.html"
+    res = CliRunner().invoke(app, ["analyze", str(EXAMPLE), "-q", "--html", str(target),
+                                   "--json", str(tmp_path / "r.json")])
+    assert res.exit_code == 2
+    assert "HTML report:" not in res.output and "cannot write" in res.output
+    assert f"JSON report: {tmp_path / 'r.json'}" in res.output.replace("\n", "")
+    assert not target.exists() and not list(tmp_path.glob(".*lparscope-tmp"))
+
+
+def test_nmon_export_needs_a_named_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    nmon = next(EXAMPLE.rglob("*.nmon"))
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(app, ["nmon", "export", str(nmon)])
+    assert res.exit_code == 2 and list(tmp_path.iterdir()) == []
+    res = CliRunner().invoke(app, ["nmon", "export", str(nmon), "tables"])
+    assert res.exit_code == 0, res.output
+    assert list((tmp_path / "tables").glob("*.csv"))
