@@ -101,7 +101,8 @@ def test_cli_reports_and_exit_codes(tmp_path):
     assert report["schema"] == "lparscope.report/1" and report["summary"]["hosts"] == 8  # 7 partitions + the HMC
     assert [f["name"] for f in report["frames"]] == ["p9frame1"]
     assert html.read_text().lstrip().lower().startswith("<!doctype html")
-    assert fix.read_text().startswith("#!/usr/bin/ksh")
+    assert fix.read_text().startswith("#!/usr/bin/ksh")  # the index; one script per host and the HMC's beside it
+    assert (tmp_path / "fix-hmc.sh").read_text().startswith("#!/bin/sh")
     res = runner.invoke(app, ["analyze", str(EXAMPLE), "-q", "--fail-on", "warning"])
     assert res.exit_code == 1
     res = runner.invoke(app, ["analyze", str(tmp_path / "missing")])

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 
 from . import __version__
-from .report.fixscript import render_fix_script
+from .report.fixscript import render_fix_scripts
 from .report.json_report import build_report, dumps
 from .report.terminal import View, render_terminal
 from .rules.config import DEFAULTS, ConfigError, load
@@ -114,7 +114,7 @@ def analyze(
     paths: list[str] = typer.Argument(..., help="Files, folders or .tar/.tgz/.zip bundles of command outputs."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1)."),
     html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report."),
-    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write a commented ksh fix script (never run)."),
+    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write the plan's fix scripts: PATH (an index), PATH-<host>.ksh per host, PATH-hmc.sh (never run; see docs/plan.md)."),
     xlsx: Optional[Path] = typer.Option(None, "--xlsx", help="Write inventory, frames and findings as an Excel workbook."),
     peak: Optional[str] = typer.Option(None, "--peak", help="Peak window for sizing from nmon data, e.g. 08:00-18:30 (detected when absent)."),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the nmon recordings were taken in, e.g. Europe/Paris (they carry none)."),
@@ -183,7 +183,9 @@ def analyze(
     if xlsx:
         from .report.frame import export_xlsx
         emit("Excel", xlsx, lambda p: export_xlsx(report, p))
-    emit("fix script", fix_script, lambda p: p.write_text(render_fix_script(report), encoding="utf-8"))
+    if fix_script:
+        for target, text in render_fix_scripts(report.get("plan") or {}, fix_script).items():
+            emit("fix script", target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
     for label, target in written:
         out.print(f"{label} report: {target}", highlight=False, soft_wrap=True)
     ok = not failed

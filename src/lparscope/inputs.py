@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import stat
 import tarfile
 import zipfile
 from dataclasses import dataclass, field
@@ -247,8 +248,20 @@ def _read_zip(out: Collected, display: str, data: bytes, limits: Limits, depth: 
             _add_bytes(out, f"{display}!{name}", _member_folder(name, display), body, limits, depth)
 
 
+def _is_regular(path: Path) -> bool:
+    """Whether ``path`` is a regular file, checked on the opened file (never blocks on a FIFO)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode)
+    finally:
+        os.close(fd)
+
+
 def _read_path(out: Collected, path: Path, display: str, folder: str, limits: Limits) -> None:
     try:
+        if not _is_regular(path):  # a FIFO would block for ever, a device never ends
+            out.problems.append(InputProblem(display, "not a regular file (FIFO, socket or device); not read"))
+            return
         with open(path, "rb") as fh:
             head = fh.read(16)
         if head[:2] == b"\x1f\x8b":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import time
 from pathlib import PurePath
 
@@ -24,6 +25,7 @@ class Analysis:
     estate: Estate
     findings: list[Finding]
     problems: list[str] = field(default_factory=list)  # rules that failed, inputs that could not be read
+    plan: Any = None  # lparscope.plan.Plan: the findings' changes merged, checked and ordered
 
 
 def short_host(name: str) -> str:
@@ -70,11 +72,12 @@ def read_estate(collected: Collected, tz: str | None = None,
         for (seg, parsed, error), own in zip(results, hosts):
             host_name = short_host(own) if own else default_host
             offset = seg.start - 1  # type: ignore[attr-defined]
+            notes = list(seg.notes)  # type: ignore[attr-defined]
             if parsed is None:
                 estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, "unrecognised",  # type: ignore[attr-defined]
-                                                 error or seg.reason))  # type: ignore[attr-defined]
+                                                 error or seg.reason, notes))  # type: ignore[attr-defined]
                 continue
-            warnings = [(offset + w.line, w.message) for w in parsed.warnings]
+            warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
             status = "partly" if warnings else "parsed"
             if not parsed.records:
                 status = "unrecognised" if not warnings else "partly"
@@ -180,4 +183,15 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
     size_estate(estate, peak)
     findings, problems = run(estate, cfg)
     _with_excerpts(findings, texts)
-    return Analysis(estate, findings, problems)
+    return Analysis(estate, findings, problems, plan_for(estate, findings, problems))
+
+
+def plan_for(estate: Estate, findings: list[Finding], problems: list[str]) -> Any:
+    """The plan stage; a failure there is reported as a problem, never ends the run."""
+    from .plan import build_plan
+
+    try:
+        return build_plan(estate, findings)
+    except Exception as exc:  # the findings are still worth reporting without a plan
+        problems.append(f"plan failed: {type(exc).__name__}: {exc}")
+        return None

@@ -221,6 +221,10 @@ def export_xlsx(report: dict[str, Any], path: str | Path) -> None:
         raise RuntimeError("the XLSX export needs openpyxl: pip install 'openpyxl>=3.0'") from exc
     wb = Workbook()
     wb.remove(wb.active)
+    from .plan_xlsx import plan_sheets  # the plan leads the workbook
+
+    for title, rows in plan_sheets(report):
+        _sheet(wb, title, rows)
     findings = []
     for f in report.get("findings", []):
         findings.append({"severity": f.get("severity"), "rule_id": f.get("rule_id"), "host": f.get("host"),

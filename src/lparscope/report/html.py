@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader
 
 from .charts import chart_context
+from .plan_html import plan_context
 
 SEVERITIES: tuple[str, ...] = ("critical", "warning", "info")
 
@@ -166,4 +167,5 @@ def render_html(report: dict, charts: list[dict] | None = None) -> str:
         rule_anchors=rule_anchors,
         frames=_dicts(report.get("frames")),
         **chart_context(charts or []),
+        **plan_context(report),
     )

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from rich.console import Console
 from rich.text import Text
 
+from .plan_terminal import plan_lines
 from .triage import (SEVERITIES, by_frame, by_rule, counts, host_frames, main_command, select, top_actions,
                      unrecognised_reasons)
 
@@ -223,6 +224,9 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
         _inputs(report, out)
         out.add("")
     _summary(report, findings, view, out)
+    for i, line in enumerate(plan_lines(report.get("plan"))):  # the plan leads (report/plan_terminal.py)
+        out.lines.append([]) if i == 0 else None
+        out.add(*line)
     _actions(report, findings, out)
     _hosts(report, out)
     _sizing(report, out)

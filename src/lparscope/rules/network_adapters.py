@@ -92,7 +92,7 @@ def running_mbps(dev: Device) -> tuple[int | None, list[Evidence]]:
     s = dev.stats
     if s is None:
         return None, []
-    m = re.search(r"(\d+(?:\.\d+)?)\s*([GM])\s*bps", getattr(s, "media_speed_running", None) or "", re.I)
+    m = re.search(r"(?<!\d)(\d+(?:\.\d+)?)\s*([GM])\s*bps", getattr(s, "media_speed_running", None) or "", re.I)
     if m:
         mbps = float(m.group(1)) * (1000 if m.group(2).upper() == "G" else 1)
         return int(mbps), dev.stat_ev("media_speed_running")

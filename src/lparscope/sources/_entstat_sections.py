@@ -158,7 +158,13 @@ _RIGHT = {
 GENERAL = {"no mbuf errors": "no_mbuf_errors", "adapter reset count": "adapter_reset_count"}
 RIGHT_COLUMN = 30  # the receive column starts at 46 in real output; anything this far right is receive
 
-_PAIR_RE = re.compile(r"\s*(?P<label>[A-Za-z][A-Za-z0-9/+ .()-]*?)\s*:\s*(?P<value>-?\d+)(?=\s|$)")
+# Glued "Label: value" lines are read by a scanner, not by one pattern with nested or
+# neighbouring quantifiers over the same characters (that took seconds to minutes on one line).
+_PAIR_LABEL_RE = re.compile(r"[A-Za-z][A-Za-z0-9/+ .()-]*")
+_KV_KEY_RE = re.compile(r"[A-Za-z][\w /().-]*")
+_NUMBER_RE = re.compile(r"-?\d+")
+_BLANKS_RE = re.compile(r"\s*")
+_NONBLANK_RE = re.compile(r"\S+")
 
 
 def norm(label: str) -> str:
@@ -170,16 +176,34 @@ def snake(label: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", label.lower().replace("s/w", "sw").replace("h/w", "hw")).strip("_")
 
 
+def _label_colon(line: str, pos: int, label_re: re.Pattern[str], blanks_before_colon: bool = True
+                 ) -> tuple[int, int, int] | None:
+    """(label start, label end, index after the colon) of ``Label:`` at ``pos`` (blanks first), else None."""
+    start = _BLANKS_RE.match(line, pos).end()  # type: ignore[union-attr]
+    colon = line.find(":", start)
+    if colon < 0:
+        return None
+    end = start + len(line[start:colon].rstrip()) if blanks_before_colon else colon
+    m = label_re.match(line, start, end)
+    if m is None or m.end() != end:
+        return None
+    return start, end, colon + 1
+
+
 def read_pairs(line: str) -> tuple[list[tuple[str, int, int]], str]:
     """``(label, value, start column)`` for each ``Label: number`` on the line, and the unread rest."""
     pairs: list[tuple[str, int, int]] = []
     pos = 0
     while pos < len(line):
-        m = _PAIR_RE.match(line, pos)
-        if not m:
+        found = _label_colon(line, pos, _PAIR_LABEL_RE)
+        if found is None:
             break
-        pairs.append((m.group("label"), int(m.group("value")), m.start("label")))
-        pos = m.end()
+        start, end, after = found
+        v = _NUMBER_RE.match(line, _BLANKS_RE.match(line, after).end())  # type: ignore[union-attr]
+        if v is None or (v.end() < len(line) and not line[v.end()].isspace()):
+            break
+        pairs.append((line[start:end], int(v.group()), start))
+        pos = v.end()
     return pairs, line[pos:].strip()
 
 
@@ -205,8 +229,6 @@ def counter_key(label: str, column: int, position: int, npairs: int) -> str:
 
 # --- generic line readers ----------------------------------------------------------------
 
-_MULTI_RE = re.compile(r"^(?:\s*[A-Za-z][\w /().-]*?:\s*\S+)+\s*$")
-_ONE_RE = re.compile(r"\s*(?P<key>[A-Za-z][\w /().-]*?):\s*(?P<value>\S+)")
 _ELAPSED_RE = re.compile(r"(\d+)\s*(day|hour|minute|second)s?", re.IGNORECASE)
 _UNIT = {"day": 86400, "hour": 3600, "minute": 60, "second": 1}
 
@@ -225,9 +247,20 @@ def split_kv(line: str) -> tuple[str, str] | None:
 
 def multi_kv(line: str) -> list[tuple[str, str]] | None:
     """Several ``Key: value`` on one line (``Enabled: 1  Queued: 0  Overflow: 0``), else None."""
-    if not _MULTI_RE.match(line) or line.count(":") < 2:
+    if line.count(":") < 2:
         return None
-    found = [(m.group("key").strip(), m.group("value")) for m in _ONE_RE.finditer(line)]
+    found: list[tuple[str, str]] = []
+    pos = 0
+    while _BLANKS_RE.match(line, pos).end() < len(line):  # type: ignore[union-attr]
+        kv = _label_colon(line, pos, _KV_KEY_RE, blanks_before_colon=False)
+        if kv is None:
+            return None
+        start, _, after = kv
+        value = _NONBLANK_RE.match(line, _BLANKS_RE.match(line, after).end())  # type: ignore[union-attr]
+        if value is None:
+            return None
+        found.append((line[start:after - 1].strip(), value.group()))
+        pos = value.end()
     return found if len(found) >= 2 else None
 
 

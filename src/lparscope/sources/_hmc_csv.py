@@ -454,7 +454,7 @@ def field_lines(record: str, first_line: int) -> dict[str, int]:
     """1-based line of each attribute of a (possibly multi-line) record."""
     out: dict[str, int] = {}
     for n, part in enumerate(record.split("\n")):
-        for m in re.finditer(r'(?:^|,)\s*"?\s*([A-Za-z_][\w.]*)=', part):
+        for m in re.finditer(r'(?:^|,)\s*(?:"\s*)?([A-Za-z_][\w.]*)=', part):
             out.setdefault(m.group(1), first_line + n)
     return out
 
@@ -544,7 +544,8 @@ def read_section(lines: list[str], sec: Section) -> ReadResult:
 
 def is_dump(text: str) -> bool:
     """Whether ``text`` is a multi-command dump cut by ``###command:X###`` lines (the lssyscfg kind reads it)."""
-    return any(DUMP_MARKER_RE.match(ln.strip()) for ln in split_lines(text[:200_000]))
+    head = text[:200_000]
+    return "###command:" in head and any(DUMP_MARKER_RE.match(ln.strip()) for ln in split_lines(head))
 
 
 

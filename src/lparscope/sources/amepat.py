@@ -154,6 +154,15 @@ class AmepatReport:
     line: int = 0
 
 
+
+def _ends_with_value(text: str) -> bool:
+    """Whether ``text`` ends with ``: value`` (a colon, then one word): ``Mem size: 4 GB`` does not."""
+    s = text.rstrip()
+    if not s:
+        return False
+    last = s.rsplit(None, 1)[-1]
+    return ":" in last[:-1] or s[: len(s) - len(last)].rstrip().endswith(":")
+
 def _snake(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
 
@@ -173,7 +182,7 @@ def _mb(value: str | None, unit: str | None = None) -> float | None:
 
 def _seconds(text: str) -> int | None:
     total, found = 0, False
-    for num, unit in re.findall(r"(\d+)\s*(hr|hour|min|sec)", text, re.I):
+    for num, unit in re.findall(r"(?<!\d)(\d+)\s*(hr|hour|min|sec)", text, re.I):
         total += int(num) * {"hr": 3600, "hour": 3600, "min": 60, "sec": 1}[unit.lower()]
         found = True
     return total if found else None
@@ -256,7 +265,7 @@ def parse(text: str) -> Parsed:
             continue
         head = re.match(r"^(?P<title>[A-Za-z][A-Za-z ]*?)\s*:", line)
         title = _snake(head.group("title")).replace("_", " ") if head else ""
-        if title in _SECTIONS and not re.search(r":\s*\S+\s*$", line.split("Average")[0]):
+        if title in _SECTIONS and not _ends_with_value(line.split("Average")[0]):
             close_para()
             section = _SECTIONS[title]
             rep.lines.setdefault(f"{section}_section", lineno)

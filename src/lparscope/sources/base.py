@@ -106,18 +106,19 @@ KNOWN_COMMANDS = frozenset(
 
 # Commands people also paste bare, without any option, on a line of their own.
 _BARE_OK = frozenset("ioslevel oslevel lspv lswpar prtconf lsconf lsmcode lssrad lsvpd errpt df lsfs".split())
-_BARE_RE = re.compile(r"^\s*(?P<cmd>(?P<prog>[a-z_]+)(?:\s+-\S+.*?)?)\s*$")
-
-PROMPT_RE = re.compile(
-    r"""^\s*
-    (?:
-        (?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)[^#$>\s]*\s*   # user@host:/path
-      | \[(?P<user2>[A-Za-z_][\w-]*)@(?P<host2>[A-Za-z0-9][\w.-]*)\][^#$>\s]*\s*  # [user@host]/path
-      | (?P<host3>[A-Za-z0-9][\w.-]*):[^#$>\s]*\s*                        # host:/path
-    )?
-    [#$>]\s+(?P<cmd>\S.*?)\s*$""",
-    re.VERBOSE,
-)
+# Prompt lines are recognised in two steps, so no regular expression below has two
+# quantifiers that can match the same characters (such patterns took minutes on one long
+# line): the prompt sigil is the first ``#``, ``$`` or ``>`` of the line, and what stands in
+# front of it is matched by small anchored patterns. Lines longer than a prompt can be are
+# never prompts.
+MAX_PROMPT_LINE = 4096
+_SIGILS = "#$>"
+_USER_HOST_RE = re.compile(r"(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)")  # user@host:/path
+_BRACKET_RE = re.compile(r"\[(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)\]")  # [user@host]/path
+_HOST_PATH_RE = re.compile(r"(?P<host>[A-Za-z0-9][\w.-]*):")  # host:/path
+_EMPTY_USER_HOST_RE = re.compile(r"\[?[\w.-]+@[\w.-]")
+_EMPTY_HOST_PATH_RE = re.compile(r"[\w.-]+:[/~]")
+_PROGRAM_RE = re.compile(r"[a-z_]+")
 
 
 @dataclass(frozen=True)
@@ -131,14 +132,45 @@ class Prompt:
         return self.command.split()[0].rsplit("/", 1)[-1] if self.command.split() else ""
 
 
-_EMPTY_PROMPT_RE = re.compile(
-    r"^\s*(?:\[?[\w.-]+@[\w.-]+\]?\S*|[\w.-]+:[/~]\S*)?\s*[#$>]\s*$"
-)
+def _has_space(text: str) -> bool:
+    return len(text.split(None, 1)) > 1 or (bool(text) and text[0].isspace())
+
+
+def _first_sigil(text: str) -> int:
+    found = [i for i in (text.find(c) for c in _SIGILS) if i >= 0]
+    return min(found) if found else -1
 
 
 def is_bare_prompt(line: str) -> bool:
     """A prompt with nothing typed after it ("root@aix1:/ #", "$", "hscroot@hmc1:~>")."""
-    return bool(_EMPTY_PROMPT_RE.match(line))
+    if len(line) > MAX_PROMPT_LINE:
+        return False
+    s = line.strip()
+    if not s or s[-1] not in _SIGILS:
+        return False
+    before = s[:-1].rstrip()
+    if not before:
+        return True
+    if _has_space(before):
+        return False
+    return bool(_EMPTY_USER_HOST_RE.match(before) or _EMPTY_HOST_PATH_RE.match(before))
+
+
+def _bare_command(line: str) -> Prompt | None:
+    """A known command typed without its prompt ("lsattr -El hdisk2" on a line of its own)."""
+    s = line.strip()
+    m = _PROGRAM_RE.match(s)
+    if not m or "| |" in s:
+        return None
+    prog, rest = m.group(), s[m.end():]
+    if prog not in KNOWN_COMMANDS:
+        return None
+    if not rest:
+        return Prompt(command=prog) if prog in _BARE_OK else None
+    options = rest.lstrip()
+    if not rest[0].isspace() or len(options) < 2 or options[0] != "-" or options[1].isspace():
+        return None
+    return Prompt(command=s)
 
 
 def parse_prompt(line: str) -> Prompt | None:
@@ -147,22 +179,33 @@ def parse_prompt(line: str) -> Prompt | None:
     A bare ``#`` or ``$`` prompt counts only when the command is a known AIX / VIOS / HMC
     command, so comment lines (``# Thread queue ...``) are not mistaken for prompts.
     """
-    if _EMPTY_PROMPT_RE.match(line):
-        return Prompt(command="")  # a prompt with nothing typed: ends the previous output
-    m = PROMPT_RE.match(line)
-    if not m:
-        # A command typed without its prompt ("lsattr -El hdisk2" on a line of its own).
-        b = _BARE_RE.match(line)
-        if b and "| |" not in line and b.group("prog") in KNOWN_COMMANDS and (b.group("cmd") != b.group("prog") or b.group("prog") in _BARE_OK):
-            return Prompt(command=b.group("cmd"))
+    if len(line) > MAX_PROMPT_LINE or not line or line.isspace():
         return None
-    cmd = m.group("cmd")
-    host = m.group("host") or m.group("host2") or m.group("host3")
-    user = m.group("user") or m.group("user2")
+    if is_bare_prompt(line):
+        return Prompt(command="")  # a prompt with nothing typed: ends the previous output
+    s = line.lstrip()
+    at = _first_sigil(s)
+    after = s[at + 1:] if at >= 0 else ""
+    cmd = after.strip()
+    if at < 0 or not after[:1].isspace() or not cmd:
+        return _bare_command(line)
+    before = s[:at].rstrip()
+    user = host = host3 = None
+    if before:
+        if _has_space(before):
+            return _bare_command(line)
+        m = _USER_HOST_RE.match(before) or _BRACKET_RE.match(before)
+        if m:
+            user, host = m.group("user"), m.group("host")
+        else:
+            h = _HOST_PATH_RE.match(before)
+            if not h:
+                return _bare_command(line)
+            host3 = host = h.group("host")
     first = cmd.split()[0].rsplit("/", 1)[-1]
     if first not in KNOWN_COMMANDS and not (user and host):
         return None
-    if m.group("host3") and first not in KNOWN_COMMANDS:
+    if host3 and first not in KNOWN_COMMANDS:
         return None
     return Prompt(command=cmd, host=host, user=user)
 
@@ -187,3 +230,27 @@ def output_head(text: str, limit: int = 80) -> tuple[Prompt | None, list[str]]:
 def command_matches(prompt: Prompt | None, commands: list[str]) -> bool:
     """Whether a prompt's command line matches one of a parser's COMMANDS patterns."""
     return prompt is not None and any(re.search(p, prompt.command) for p in commands)
+
+
+def is_prompt_left_over(line: str) -> bool:
+    """A prompt left after an output (``root@aix1:/ #``, ``aix1:/home$``): one word holding
+    ``@`` or ``:``, then the prompt sign, nothing typed. Checked without a pattern whose
+    quantifiers overlap (``^\\S*[@:]\\S*\\s*[#$>]\\s*$`` took minutes on a line of colons)."""
+    s = line.rstrip()
+    if not s or s[-1] not in _SIGILS or line[0].isspace():
+        return False
+    word = s[:-1].rstrip()
+    return bool(word) and len(word.split(None, 1)) == 1 and ("@" in word or ":" in word)
+
+
+def starts_with_prompt(line: str) -> bool:
+    """Whether a line opens with ``word[@:]word`` and a prompt sign (``root@aix1:/ # lparstat 1``)."""
+    s = line.strip()
+    if not s:
+        return False
+    word = s.split(None, 1)[0]
+    at = min((i for i in (word.find("@"), word.find(":")) if i >= 0), default=-1)
+    if at < 0:
+        return False
+    rest = s[len(word):].lstrip()
+    return any(c in _SIGILS for c in word[at + 1:]) or rest[:1] in tuple(_SIGILS)

@@ -10,13 +10,16 @@ parsers' ``detect`` scores, or by the best score alone. File names are never use
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 
 from . import parsers
 from .base import Prompt, parse_prompt, split_lines, strip_ansi
 
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
+# No command output has lines anywhere near this long (the longest real ones, HMC -F lines,
+# stay under 3,000 characters); longer lines are cut so one runaway line costs little.
+MAX_LINE = 16384
 
 # Commands that show another command's saved or filtered output: judge what they print by content.
 _PASS_THROUGH = {"cat", "more", "less", "pg", "sudo", "su", "ioscli", "clogin", "rsh", "ssh",
@@ -33,6 +36,18 @@ class Segment:
     kind: str | None
     prompt: Prompt | None
     reason: str = ""  # why it is unrecognised
+    notes: list[tuple[int, str]] = field(default_factory=list)  # (file line, message): lines cut
+
+
+def _cut_long_lines(lines: list[str]) -> dict[int, str]:
+    """Cut lines longer than MAX_LINE in place; {0-based index: message} for each one cut."""
+    notes: dict[int, str] = {}
+    for i, line in enumerate(lines):
+        if len(line) > MAX_LINE:
+            notes[i] = f"line of {len(line)} characters cut to its first {MAX_LINE}"
+            head = line[:MAX_LINE]
+            lines[i] = head if head.strip() else line.lstrip()[:MAX_LINE]
+    return notes
 
 
 def _kinds_for_command(command: str, registry: dict[str, ModuleType]) -> list[str]:
@@ -99,6 +114,7 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
     """The command outputs in ``text``, in order, each with its kind (or why none)."""
     registry = registry if registry is not None else parsers()
     lines = split_lines(strip_ansi(text))
+    cut = _cut_long_lines(lines)
     starts = _starts(registry)
     pieces: list[tuple[int, int, Prompt | None]] = []
     cuts = _cut_prompts(lines)
@@ -115,15 +131,16 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
             pieces.append((first, e, prompt if m == 0 else None))
     segments: list[Segment] = []
     for lo, hi, prompt in pieces:
+        notes = [(i + 1, cut[i]) for i in sorted(cut) if lo <= i < hi] if cut else []
         body = lines[lo + 1 : hi] if prompt else lines[lo:hi]
         if not any(ln.strip() for ln in body):
             if prompt is None or prompt.program in _SILENT:
                 continue
-            segments.append(Segment(lo + 1, "\n".join(lines[lo:hi]), None, prompt, "the command printed nothing"))
+            segments.append(Segment(lo + 1, "\n".join(lines[lo:hi]), None, prompt, "the command printed nothing", notes))
             continue
         seg_text = "\n".join(lines[lo:hi])
         kind, reason = _classify(seg_text, prompt, registry)
-        segments.append(Segment(lo + 1, seg_text, kind, prompt, reason))
+        segments.append(Segment(lo + 1, seg_text, kind, prompt, reason, notes))
     return segments
 
 

@@ -140,7 +140,7 @@ def _match(cells: list[str]) -> tuple[str, str] | None:
     return None
 
 
-def _read_rows(text: str) -> list[tuple[int, list[str]]]:
+def _read_rows(text: str, limit: int | None = None) -> list[tuple[int, list[str]]]:
     """(1-based first line, cells) per CSV record, quoted cells over several lines kept whole."""
     out: list[tuple[int, list[str]]] = []
     reader = csv.reader(io.StringIO(text))
@@ -149,6 +149,8 @@ def _read_rows(text: str) -> list[tuple[int, list[str]]]:
         for row in reader:
             out.append((prev + 1, row))
             prev = reader.line_num
+            if limit is not None and len(out) >= limit:
+                break
     except csv.Error:
         pass
     return out
@@ -156,7 +158,7 @@ def _read_rows(text: str) -> list[tuple[int, list[str]]]:
 
 def identify(text: str) -> str | None:
     """The sheet a CSV text comes from, by its header rows (or its ``# HMC Scanner sheet:`` line)."""
-    rows = _read_rows(text[:100_000])[:20]
+    rows = _read_rows(text[:100_000], 20)
     if rows and rows[0][1] and SHEET_MARK.match(rows[0][1][0]):
         return SHEET_MARK.match(rows[0][1][0]).group("name")  # type: ignore[union-attr]
     for _, row in rows:
@@ -167,7 +169,7 @@ def identify(text: str) -> str | None:
 
 
 def detect(text: str) -> int:
-    rows = _read_rows(text[:100_000])[:20]
+    rows = _read_rows(text[:100_000], 20)
     if not rows:
         return 0
     if rows[0][1] and SHEET_MARK.match(rows[0][1][0]):

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, split_lines, to_float, to_int
+from .base import Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "iostat-D"
 TITLE = "iostat -D / iostat -Dl"
@@ -216,7 +216,7 @@ def parse(text: str) -> Parsed:
             continue
         m = _CONFIG_RE.match(line)
         if m:
-            values = dict(re.findall(r"(\w+)=(\S+)", m.group("body")))
+            values = dict(re.findall(r"(?<!\w)(\w+)=(\S+)", m.group("body")))
             out.records.append(IostatConfig(values, lineno))
             continue
         sec = _SECTION_RE.match(line)
@@ -283,7 +283,7 @@ def parse(text: str) -> Parsed:
             if read_any:
                 mode = "long"
                 continue
-        if re.match(r"^\S*[@:]\S*\s*[#$>]\s*$", line) or line in ("#", "$"):
+        if is_prompt_left_over(line) or line in ("#", "$"):
             continue
         out.warn(lineno, f"unexpected line: {line[:60]!r}")
     return out

@@ -50,6 +50,7 @@ _ROW = re.compile(
     rf"\s*(?P<name>[A-Za-z][\w.-]*)\s+(?P<addr>{_HEX})\s+(?P<state>{_HEX})(?:\s+{_HEX}){{0,3}}"
 )
 _TRUNCATED = re.compile(r"\s*(?P<name>[a-z]+disk\d+)[ \t]*(?=\n|$)")
+_MARKERS = re.compile(r"[ \t]*<+[ \t]*")
 _ADDR_CMD = re.compile(rf"\bscsidisk\s+(?P<addr>{_HEX})\b")
 _QDEPTH = re.compile(rf"(?<![\w.])queue_depth\s*=\s*(?P<value>{_HEX}|\d+)\s*;")
 
@@ -102,9 +103,9 @@ def _read_list(text: str, pos: int, starts: list[int], out: Parsed) -> tuple[lis
                                 _lineno(starts, m.start("name")))
         rows.append((m.start("name"), entry))
         pos = m.end()
-        tail = re.match(r"[ \t]*<+[ \t]*", text[pos:])  # "<<<<" markers people add
+        tail = _MARKERS.match(text, pos)  # "<<<<" markers people add
         if tail:
-            pos += tail.end()
+            pos = tail.end()
     t = _TRUNCATED.match(text, pos)
     if t:
         out.warn(_lineno(starts, t.start("name")), f"scsidisk_list row {t.group('name')!r} has no address")

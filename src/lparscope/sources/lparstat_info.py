@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, split_lines, to_float, to_int
+from .base import Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "lparstat-i"
 TITLE = "lparstat -i"
@@ -145,7 +145,7 @@ def _convert(kind: str, value: str) -> object:
     if kind == "mb":
         return _memory_mb(value)
     if kind == "float":
-        return to_float(re.sub(r"\s*[KMGT]?B$", "", value))
+        return to_float(re.sub(r"(?<!\s)\s*[KMGT]?B$", "", value))
     return to_int(value)
 
 
@@ -231,4 +231,4 @@ def parse(text: str) -> Parsed:
 
 def _is_bare_prompt(line: str) -> bool:
     """A trailing shell prompt (``root@aix1:/ #``) after the output: ignored, not warned."""
-    return bool(re.match(r"^\S*[@:]\S*\s*[#$>]\s*$", line)) or line in ("#", "$")
+    return bool(is_prompt_left_over(line)) or line in ("#", "$")

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from .base import Parsed, leading_prompt, split_lines, to_float, to_int
+from .base import Parsed, leading_prompt, split_lines, starts_with_prompt, to_float, to_int
 
 KIND = "lparstat"
 TITLE = "lparstat [interval [count]] / lparstat -c"
@@ -40,7 +40,7 @@ COMMANDS = [r"^lparstat\b(?!.*\s-[A-Za-z]*[iHhEWXlm])"]
 STARTS = re.compile(r"^\s*System configuration:\s*type=")
 
 _CONFIG_RE = re.compile(r"^\s*System configuration:\s*(?P<body>.*)$")
-_PAIR_RE = re.compile(r"(?P<k>[A-Za-z_]+)=(?P<v>\S+(?:\s+kB)?)")
+_PAIR_RE = re.compile(r"(?<![A-Za-z_])(?P<k>[A-Za-z_]+)=(?P<v>\S+(?:\s+kB)?)")
 _DASHES_RE = re.compile(r"^\s*-{2,}(?:\s+-{2,})*\s*$")
 _HEADER_START = re.compile(r"^\s*%user\s+%sys\b")
 _NOT_OURS = re.compile(r"Hypervisor Call|Detailed information on Hypervisor|%busy|Frequency|-Actual-|^\s*physb\s+hpi\b|Normalised|Normalized")
@@ -161,12 +161,12 @@ def parse(text: str) -> Parsed:
             continue
         tokens = line.split()
         if columns is None:
-            if re.match(r"^\S*[@:]\S*\s*[#$>]", line.strip()) or line.strip() in ("#", "$"):
+            if starts_with_prompt(line) or line.strip() in ("#", "$"):
                 continue  # shell prompt after or before the output
             out.warn(lineno, f"no column header before: {line.strip()[:60]!r}")
             continue
         if not all(t in ("-", "--", "N/A") or to_float(t) is not None for t in tokens):
-            if re.match(r"^\S*[@:]\S*\s*[#$>]", line.strip()):
+            if starts_with_prompt(line):
                 continue
             out.warn(lineno, f"not a data row: {line.strip()[:60]!r}")
             continue

@@ -71,13 +71,13 @@ class SeaClientStats:
 
 def detect(text: str) -> int:
     head = strip_ansi(text[:20000])
-    if STARTS.search(head) or re.search(r"(?m)^\s*Advanced Statistics for SEA", head):
+    if STARTS.search(head) or re.search(r"(?m)^[ \t]*Advanced Statistics for SEA", head):
         return 95
     lines = [ln for ln in split_lines(head)[:20] if ln.strip()]
     prompt, _ = leading_prompt(lines)
     if prompt and re.search(COMMANDS[0], prompt.command):
         return 90
-    if re.search(r"(?m)^\s*MAC:", head) and "VLAN Priority:" in head:
+    if re.search(r"(?m)^[ \t]*MAC:", head) and "VLAN Priority:" in head:
         return 70
     return 0
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, leading_prompt, split_lines, to_float, to_int
+from .base import Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "vmstat-v"
 TITLE = "vmstat -v / vmstat -vc"
@@ -110,7 +110,7 @@ def parse_counters(text: str, kind: str) -> Parsed:
             continue
         m = _COUNTER_RE.match(line)
         if not m:
-            if re.match(r"^\S*[@:]\S*\s*[#$>]\s*$", line) or line in ("#", "$"):
+            if is_prompt_left_over(line) or line in ("#", "$"):
                 continue  # trailing shell prompt
             out.warn(lineno, f"not a '<number> <description>' line: {line[:60]!r}")
             continue

@@ -1,0 +1,95 @@
+"""From findings to one plan: merge, name, check, order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..model.change import SAFE_NAME, SAFE_VALUE, ProposedChange
+from ..model.estate import Estate
+from . import feasible
+from .merge import Proposal, Reason, merge, same_value
+from .model import Advice, Plan, PlannedChange, change_id
+from .names import locate, name_findings, names
+from .order import order
+
+
+def proposals_of(findings: Iterable[Any]) -> tuple[list[Proposal], list[Advice]]:
+    """Every structured change of every finding, with the finding behind it; findings whose fix
+    is only text become advice."""
+    props: list[Proposal] = []
+    advice: list[Advice] = []
+    for f in findings:
+        changes = getattr(f, "changes", None) or []
+        for c in changes:
+            props.append(Proposal(c, Reason(f.rule.id, f.host, f.subject, f.level, c.target, c.basis, c.bound)))
+        if not changes and f.fix:
+            advice.append(Advice(f.rule.id, f.host, f.subject, f.level, f.fix.to_dict()))
+    return props, advice
+
+
+def _safe(c: PlannedChange) -> str:
+    """Why a name or value of this change may not reach a command ("" when all are plain)."""
+    ch = c.change
+    for what, v in (("host", ch.host), ("object", ch.object), ("partition", c.lpar), ("frame", c.frame),
+                    ("profile", c.profile), ("attribute", ch.attribute)):
+        if v is not None and v != "" and not (SAFE_NAME.match(str(v)) or (what == "object" and str(v).isdigit())):
+            return f"the {what} name {str(v)[:40]!r} is not a plain name: lparscope writes no command with it"
+    if not SAFE_VALUE.match(str(ch.target)):
+        return f"the target value {str(ch.target)[:40]!r} is not a plain value: lparscope writes no command with it"
+    return ""
+
+
+def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
+    """The plan for these findings on this estate (see docs/plan.md)."""
+    findings = list(findings)
+    name_findings(estate, findings)
+    props, advice = proposals_of(findings)
+    merged, conflicts = merge(props)
+    changes: list[PlannedChange] = []
+    fps: dict[str, tuple[Any, Any]] = {}
+
+    def planned(ch: ProposedChange, reasons: list[Reason], notes: list[str]) -> PlannedChange:
+        frame = lpar = profile = fp = None
+        needs: list[str] = []
+        if ch.on_hmc:
+            frame, lpar, profile, needs, fp = names(estate, ch.host, ch.object, ch.frame)
+            ch.object = lpar
+            ch.frame = frame or ch.frame
+        pc = PlannedChange(change_id(ch, lpar), ch, reasons, frame, lpar, profile, notes=list(notes), needs=needs)
+        if fp is not None:
+            pc.profile_value = fp.profile.get(ch.attribute)
+        fps[pc.id] = locate(estate, ch.host, lpar, frame)
+        return pc
+
+    for m in merged:
+        pc = planned(m.change, m.reasons, m.notes)
+        if m.change.method == "profile" and pc.profile_value is not None:
+            in_place = same_value(pc.profile_value, m.change.target)
+        else:
+            in_place = m.in_place and (pc.profile_value is None or same_value(pc.profile_value, m.change.target))
+        if in_place:
+            pc.status = "in-place"
+        changes.append(pc)
+
+    def new_change(base: PlannedChange, attribute: str, target: Any, method: str, why: str) -> PlannedChange:
+        b = base.change
+        ch = ProposedChange("profile" if method == "profile" else "partition", b.object, attribute, None, target,
+                            method, host=b.host, basis="limit", frame=base.frame or b.frame, vios=b.vios)
+        pc = planned(ch, [Reason("PLAN-LIMIT", b.host, "partition", "", target, "limit", "set", True)], [why])
+        return pc
+
+    checks = feasible.check(changes, estate, fps, new_change)
+    for c in changes:
+        why = _safe(c)
+        if why and c.status != "in-place":
+            c.status, c.blocked = "infeasible", why
+    seen: dict[tuple, PlannedChange] = {}
+    for c in changes:  # one target per setting, also after feasibility added limit changes
+        k = c.change.key()
+        if k in seen:
+            raise AssertionError(f"two targets for {k}")
+        seen[k] = c
+    steps = order(changes, estate, fps)
+    changes.sort(key=lambda c: (c.step is None, c.step or 0, c.host, c.change.object, c.change.attribute))
+    return Plan(changes, conflicts, steps, checks, advice, feasible.frame_totals(changes, estate))

@@ -1,0 +1,322 @@
+"""Feasibility of the merged targets against the frame as the data shows it.
+
+Checked, in this order, for every partition with HMC changes:
+
+1. **Maxima and minima.** DLPAR cannot move a value past the partition's running maximum /
+   minimum (``curr_max_proc_units``, ``curr_max_procs``, ``curr_max_mem`` ...): such a change goes
+   the profile path (the profile's maximum is raised with it, the value applies at the next
+   activation, a partition restart).
+2. **Pool capacity.** Processor additions must fit the pool's free processing units after the
+   plan's own reductions (reductions are ordered first): free = the pool's size minus the
+   entitlement of its running partitions, and never more than the system's unassigned units
+   (``curr_avail_sys_proc_units``). An addition that does not fit is infeasible, with what
+   blocks it. Memory additions likewise fit the system's free memory.
+3. **Virtual processor limits.** VPs never above the pool's cores; VPs within what the final
+   entitlement allows on the frame's POWER generation (``lparscope.model.generation``): a VP count
+   outside is moved inside (the limit wins).
+4. **Profiles against the pool.** The profiles' desired processing units of a pool's partitions,
+   with the plan applied, must fit the pool, or they cannot all be activated together.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ..model.estate import Estate
+from ..model.frame import Frame, FramePartition
+from ..model.generation import generation_of, label, vp_range
+from .merge import _num
+from .model import PlannedChange
+
+NewChange = Callable[[PlannedChange, str, Any, str, str], PlannedChange]
+
+# (attribute, profile maximum, running maximum field of FramePartition, minimum attr, running minimum field)
+_LIMITS = (("desired_proc_units", "max_proc_units", "max_ec", "min_proc_units", "min_ec"),
+           ("desired_procs", "max_procs", "max_vps", "min_procs", "min_vps"),
+           ("desired_mem", "max_mem", "mem_max", "min_mem", "mem_min"))
+
+
+def _value(c: PlannedChange | None, fallback: Any) -> float | None:
+    if c is not None and c.status == "planned":
+        return _num(c.change.target)
+    return _num(fallback)
+
+
+def check(changes: list[PlannedChange], estate: Estate, fps: dict[str, tuple[Frame | None, FramePartition | None]],
+          new_change: NewChange) -> list[str]:
+    """Adjust or block ``changes`` in place (new limit changes are appended); return frame-wide problems."""
+    checks: list[str] = []
+    groups: dict[tuple[str | None, str], dict[str, PlannedChange]] = {}
+    for c in changes:
+        if c.change.on_hmc and c.change.kind in ("partition", "profile"):
+            groups.setdefault((c.frame, c.lpar or c.change.object), {})[c.change.attribute] = c
+    for attrs in groups.values():
+        _maxima(attrs, estate, fps, changes, new_change)
+    _pool_capacity(changes, fps)
+    _memory_capacity(changes, fps)
+    for attrs in groups.values():
+        _vp_limits(attrs, estate, fps, changes, new_change)
+    checks += _profiles_fit(changes, fps)
+    return checks
+
+
+def _first(attrs: dict[str, PlannedChange]) -> PlannedChange:
+    return next(iter(attrs.values()))
+
+
+def _maxima(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, changes: list[PlannedChange],
+            new_change: NewChange) -> None:
+    any_c = _first(attrs)
+    fr, fp = fps.get(any_c.id, (None, None))
+    host = estate.hosts.get(any_c.host)
+    host_p = host.partition if host is not None else None
+    for attr, max_attr, max_field, min_attr, min_field in _LIMITS:
+        c = attrs.get(attr)
+        if c is None or c.status != "planned":
+            continue
+        t = _num(c.change.target)
+        run_max = _num(getattr(fp, max_field, None)) if fp is not None else None
+        run_min = _num(getattr(fp, min_field, None)) if fp is not None else None
+        if fp is None:
+            if host_p is not None and attr == "desired_procs":
+                run_max = _num(host_p.max_vps)
+            if host_p is not None and attr == "desired_mem":
+                run_max = _num(host_p.max_memory_mb)
+                run_min = _num(host_p.min_memory_mb)
+        for bound_attr, run, above in ((max_attr, run_max, True), (min_attr, run_min, False)):
+            if t is None or run is None or (t <= run + 1e-9 if above else t >= run - 1e-9):
+                continue
+            word = "maximum" if above else "minimum"
+            if c.change.method == "dlpar":
+                c.change.method = "profile"
+            c.notes.append(f"{t:g} is {'above' if above else 'below'} the running {word} {run:g}: DLPAR refuses it, "
+                           f"so the profile's {bound_attr} changes with it and the value applies at the next "
+                           f"activation from the profile (partition restart)")
+            existing = attrs.get(bound_attr)
+            if existing is not None and existing.status == "planned":
+                et = _num(existing.change.target)
+                if et is not None and ((above and et < t) or (not above and et > t)):
+                    existing.notes.append(f"moved from {et:g} to {t:g} so that {attr} {t:g} fits")
+                    existing.change.target = c.change.target
+            else:
+                extra = new_change(c, bound_attr, c.change.target, "profile",
+                                   f"profile {word} so that {attr} {t:g} can be activated")
+                extra.change.current = run
+                attrs[bound_attr] = extra
+                changes.append(extra)
+    # a lowered maximum never goes below the value the plan sets
+    for attr, max_attr, _mf, _ma, _mi in _LIMITS:
+        mx, c = attrs.get(max_attr), attrs.get(attr)
+        if mx is None or mx.status != "planned":
+            continue
+        floor = _value(c, None)
+        if floor is None and fp is not None:
+            floor = _num({"desired_proc_units": fp.ec, "desired_procs": fp.vps, "desired_mem": fp.mem}[attr])
+        if floor is not None and _num(mx.change.target) is not None and _num(mx.change.target) < floor:  # type: ignore[operator]
+            mx.notes.append(f"raised from {mx.change.target} to {floor:g}: the maximum cannot be below {attr}")
+            mx.change.target = floor
+
+
+def _pool_of(fr: Frame, fp: FramePartition) -> tuple[int, float | None, float | None, str]:
+    pid = fp.pool_id or 0
+    size, _ev = fr.pool_size(pid)
+    pool = fr.pools.get(pid)
+    name = (pool.name if pool is not None and pool.name else None) or ("DefaultPool" if pid == 0 else f"pool {pid}")
+    used = sum(p.ec or 0.0 for p in fr.partitions.values() if p.shared and p.running_now and (p.pool_id or 0) == pid)
+    free = None if size is None else size - used - ((pool.reserved_units or 0.0) if pool is not None else 0.0)
+    if fr.cores_available is not None:
+        free = fr.cores_available if free is None else min(free, fr.cores_available)
+    return pid, size, free, name
+
+
+def _pool_capacity(changes: list[PlannedChange], fps: dict) -> None:
+    pools: dict[tuple[str, int], list[PlannedChange]] = {}
+    meta: dict[tuple[str, int], tuple[float | None, str]] = {}
+    for c in changes:
+        if c.change.attribute != "desired_proc_units" or c.status != "planned" or not c.change.on_hmc:
+            continue
+        fr, fp = fps.get(c.id, (None, None))
+        if fr is None or fp is None or not fp.shared:
+            if _num(c.change.target) is not None and _num(c.change.current) is not None and \
+                    _num(c.change.target) > _num(c.change.current):  # type: ignore[operator]
+                c.unverified = ("the pool's free capacity is not in the data (no HMC output of this partition's frame): "
+                                "check lshwres -r proc --level pool before adding")
+            continue
+        pid, _size, free, name = _pool_of(fr, fp)
+        pools.setdefault((fr.name, pid), []).append(c)
+        meta[(fr.name, pid)] = (free, name)
+    for key, cs in pools.items():
+        free, name = meta[key]
+        reductions = [c for c in cs if _num(c.change.target) < _num(c.change.current)]  # type: ignore[operator]
+        additions = [c for c in cs if _num(c.change.target) > _num(c.change.current)]  # type: ignore[operator]
+        released = sum(_num(c.change.current) - _num(c.change.target) for c in reductions)  # type: ignore[operator,misc]
+        if free is None:
+            for c in additions:
+                c.unverified = f"the free capacity of {name} on {key[0]} is not in the data"
+            continue
+        avail = free + released
+        rank = {"limit": 0, "measured": 1, "heuristic": 2}
+        for c in sorted(additions, key=lambda c: (rank[c.change.basis], not c.change.vios, c.host)):
+            need = _num(c.change.target) - _num(c.change.current)  # type: ignore[operator]
+            if need <= avail + 1e-9:
+                avail -= need
+                c.notes.append(f"fits {name} on {key[0]}: {avail + need:.2f} processing units free before it, "
+                               f"{avail:.2f} after")
+            else:
+                c.status = "infeasible"
+                c.blocked = (f"{name} on {key[0]} has {avail:.2f} processing units free after the plan's reductions "
+                             f"({free:.2f} free now + {released:.2f} released) and this needs {need:.2f}: free "
+                             f"capacity first (reduce another partition's entitlement or add cores)")
+
+
+def _memory_capacity(changes: list[PlannedChange], fps: dict) -> None:
+    frames: dict[str, list[PlannedChange]] = {}
+    fobj: dict[str, Frame] = {}
+    for c in changes:
+        if c.change.attribute != "desired_mem" or c.status != "planned" or not c.change.on_hmc:
+            continue
+        fr, _fp = fps.get(c.id, (None, None))
+        if fr is None or fr.mem_available is None:
+            continue
+        frames.setdefault(fr.name, []).append(c)
+        fobj[fr.name] = fr
+    for name, cs in frames.items():
+        avail = float(fobj[name].mem_available or 0)
+        avail += sum(_num(c.change.current) - _num(c.change.target) for c in cs  # type: ignore[operator,misc]
+                     if _num(c.change.target) < _num(c.change.current))  # type: ignore[operator]
+        for c in sorted(cs, key=lambda c: c.host):
+            need = _num(c.change.target) - _num(c.change.current)  # type: ignore[operator]
+            if need <= 0:
+                continue
+            if need <= avail:
+                avail -= need
+            else:
+                c.status = "infeasible"
+                c.blocked = f"{name} has {avail:.0f} MB of memory free after the plan's reductions and this needs {need:.0f} MB"
+
+
+def _vp_limits(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, changes: list[PlannedChange],
+               new_change: NewChange) -> None:
+    any_c = _first(attrs)
+    fr, fp = fps.get(any_c.id, (None, None))
+    host = estate.hosts.get(any_c.host)
+    hp = host.partition if host is not None else None
+    if fp is not None and not fp.shared:
+        return
+    if fp is None and (hp is None or not hp.shared):
+        return
+    ec_c, vp_c = attrs.get("desired_proc_units"), attrs.get("desired_procs")
+    ec = _value(ec_c, fp.ec if fp is not None else hp.entitled_capacity)  # type: ignore[union-attr]
+    vp = _value(vp_c, fp.vps if fp is not None else hp.online_vps)  # type: ignore[union-attr]
+    if ec is None or vp is None:
+        return
+    gen = generation_of(fr.model) if fr is not None else None
+    gen_from = f"{fr.name} is a {fr.model} ({label(gen)})" if gen is not None and fr is not None else ""
+    if gen is None and host is not None:
+        gen, gen_from = _host_generation(host)
+    pool_cores = None
+    if fr is not None and fp is not None:
+        size, _ = fr.pool_size(fp.pool_id or 0)
+        pool_cores = math.floor(size + 1e-9) if size else None
+    elif hp is not None:
+        pool_cores = hp.pool_cores
+    lo, hi = vp_range(ec, gen)
+    why = f"EC {ec:.2f} allows {lo}..{hi} VPs" + (f" ({gen_from})" if gen_from else " (generation unknown: POWER7+ limit)")
+    if pool_cores:
+        if hi > pool_cores:
+            hi, why = pool_cores, why + f"; the pool has {pool_cores} cores"
+        lo = min(lo, hi)
+    if lo <= vp <= hi:
+        return
+    want = hi if vp > hi else lo
+    if vp_c is not None and vp_c.status == "planned":
+        vp_c.notes.append(f"moved from {vp:g} to {want}: {why}")
+        vp_c.change.target = want
+        if vp_c.change.basis != "limit":
+            vp_c.change.basis = "limit"
+        return
+    base = ec_c or any_c
+    extra = new_change(base, "desired_procs", want, "dlpar", why)
+    extra.change.current = int(vp)
+    attrs["desired_procs"] = extra
+    changes.append(extra)
+
+
+def _host_generation(host: Any) -> tuple[float | None, str]:
+    try:
+        from ..rules.processor_more import power_generation
+    except ImportError:  # pragma: no cover - the rules package moves; generation then comes from the frame only
+        return None, ""
+    gen, what, _ev = power_generation(host)
+    return gen, what
+
+
+def _profiles_fit(changes: list[PlannedChange], fps: dict) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    planned: dict[tuple[str, str], float] = {}
+    frames: dict[str, Frame] = {}
+    for c in changes:
+        fr, _fp = fps.get(c.id, (None, None))
+        if fr is None:
+            continue
+        frames[fr.name] = fr
+        if c.change.attribute == "desired_proc_units" and c.status == "planned" and c.lpar:
+            planned[(fr.name, c.lpar)] = float(_num(c.change.target) or 0.0)
+    for fr in frames.values():
+        if fr.name in seen:
+            continue
+        seen.add(fr.name)
+        by_pool: dict[int, float] = {}
+        for p in fr.partitions.values():
+            if not p.shared:
+                continue
+            units = planned.get((fr.name, p.name))
+            if units is None:
+                units = _num(p.profile.get("desired_proc_units")) or p.ec or 0.0
+            by_pool[p.pool_id or 0] = by_pool.get(p.pool_id or 0, 0.0) + units
+        for pid, total in sorted(by_pool.items()):
+            size, _ = fr.pool_size(pid)
+            if size is not None and total > size + 1e-9:
+                out.append(f"{fr.name} pool {pid}: the profiles ask {total:.2f} processing units with the plan applied, "
+                           f"the pool has {size:.2f}: not every partition can be activated from its profile at once")
+    return out
+
+
+def frame_totals(changes: list[PlannedChange], estate: Estate) -> list[dict[str, Any]]:
+    """Per frame and pool: entitlement, virtual processors and memory before and after the plan
+    (planned changes only, DLPAR and profile alike), and the pool's free units."""
+    out: list[dict[str, Any]] = []
+    planned = {(c.frame, c.lpar, c.change.attribute): _num(c.change.target)
+               for c in changes if c.status == "planned" and c.change.on_hmc}
+    for fr in sorted(estate.frames.values(), key=lambda f: f.name):
+        pools: dict[int, dict[str, float]] = {}
+        mem_before = mem_after = 0.0
+        for p in fr.partitions.values():
+            if p.mem:
+                mem_before += p.mem
+                mem_after += planned.get((fr.name, p.name, "desired_mem")) or p.mem
+            if not p.shared or not p.running_now:
+                continue
+            t = pools.setdefault(p.pool_id or 0, {"ec_before": 0.0, "ec_after": 0.0, "vp_before": 0.0, "vp_after": 0.0})
+            t["ec_before"] += p.ec or 0.0
+            t["ec_after"] += planned.get((fr.name, p.name, "desired_proc_units")) or p.ec or 0.0
+            t["vp_before"] += p.vps or 0
+            t["vp_after"] += planned.get((fr.name, p.name, "desired_procs")) or p.vps or 0
+        for pid, t in sorted(pools.items()):
+            size, _ = fr.pool_size(pid)
+            pool = fr.pools.get(pid)
+            out.append({"frame": fr.name, "model": fr.model, "generation": label(generation_of(fr.model)),
+                        "pool_id": pid, "pool": (pool.name if pool is not None and pool.name else None)
+                        or ("DefaultPool" if pid == 0 else f"pool {pid}"), "pool_size": size,
+                        "ec_before": round(t["ec_before"], 2), "ec_after": round(t["ec_after"], 2),
+                        "vp_before": int(t["vp_before"]), "vp_after": int(t["vp_after"]),
+                        "free_before": None if size is None else round(size - t["ec_before"], 2),
+                        "free_after": None if size is None else round(size - t["ec_after"], 2),
+                        "memory_mb_before": int(mem_before), "memory_mb_after": int(mem_after),
+                        "memory_mb_free_before": fr.mem_available,
+                        "memory_mb_free_after": None if fr.mem_available is None
+                        else int(fr.mem_available - (mem_after - mem_before))})
+    return out

@@ -1,0 +1,66 @@
+"""Real names for HMC commands: the managed system, the partition and its profile, from the model.
+
+A name the inputs do not give is left as None; the change then lists what it needs (shown in the
+reports and as a placeholder in the HMC script, which refuses to run that change).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.estate import Estate
+from ..model.frame import Frame, FramePartition
+
+
+def locate(estate: Estate, host: str, lpar: str | None = None,
+           frame_name: str | None = None) -> tuple[Frame | None, FramePartition | None]:
+    """The frame and frame partition of a host (joined by the frame model), or of a partition name."""
+    frames = list(estate.frames.values())
+    if frame_name:
+        frames = [f for f in frames if f.name == frame_name] or frames
+    for fr in frames:
+        for p in fr.partitions.values():
+            if p.host == host and host:
+                return fr, p
+    if lpar:
+        for fr in frames:
+            if lpar in fr.partitions:
+                return fr, fr.partitions[lpar]
+    return None, None
+
+
+def names(estate: Estate, host: str, obj: str, frame_name: str | None = None
+          ) -> tuple[str | None, str, str | None, list[str], Any]:
+    """(managed system, partition name, profile, needs, frame partition) for an HMC change."""
+    fr, fp = locate(estate, host, obj, frame_name)
+    needs: list[str] = []
+    frame = fr.name if fr is not None and fr.named else frame_name
+    if fp is not None:
+        lpar = fp.name
+    else:
+        h = estate.hosts.get(host)
+        lpar = (h.partition.name if h is not None and h.partition is not None and h.partition.name else None) or obj
+    profile = fp.profile_name if fp is not None else None
+    if frame is None:
+        needs.append(f"managed-system name of {lpar} (HMC: lssyscfg -r sys -F name; or the HMC outputs of its frame)")
+    if profile is None:
+        needs.append(f"profile name of {lpar} (HMC: lssyscfg -r lpar -m <managed-system> -F name,curr_profile)")
+    return frame, lpar, profile, needs, fp
+
+
+def name_findings(estate: Estate, findings: list[Any]) -> None:
+    """Put the managed-system and profile names the model knows into the findings' command texts
+    (rules write placeholders: a host's own outputs do not name its frame)."""
+    from ..model.change import MS, PROFILE
+
+    for f in findings:
+        fr, fp = locate(estate, f.host)
+        if fr is None:
+            continue
+        swaps = [(MS, fr.name if fr.named else None), (PROFILE, fp.profile_name if fp is not None else None)]
+        for block in (f.fix, f.rollback):
+            for form in ("root", "padmin", "hmc"):
+                lines = getattr(block, form)
+                for old, new in swaps:
+                    if new:
+                        lines[:] = [line.replace(old, new) for line in lines]

@@ -1,0 +1,122 @@
+"""Ordered steps per frame and per host.
+
+On the HMC, per frame: DLPAR reductions first (they free the capacity the additions use), then
+additions, then other DLPAR settings, then one profile step per partition (the new profile
+applies when the partition is next activated from it: a restart). On a host: tunables now,
+online chdev changes, one down-change-up cycle per interface, SEA / EtherChannel changes after a
+failover to the partner VIOS, and all ``chdev -P`` / boot-time changes batched behind one reboot.
+Of a VIOS pair, the second VIOS's disruptive steps wait for the first's, and each starts with a
+failover check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..model.change import MS
+from ..model.estate import Estate
+from ..model.frame import Frame
+from .merge import _num
+from .model import PlannedChange, Step
+
+
+def _partner(fr: Frame | None, name: str | None) -> str | None:
+    if fr is None or not name:
+        return None
+    for a, b in fr.vios_pairs:
+        if name == a:
+            return b
+        if name == b:
+            return a
+    return None
+
+
+class _Steps:
+    def __init__(self, changes: list[PlannedChange]) -> None:
+        self.steps: list[Step] = []
+        self.by_id = {c.id: c for c in changes}
+
+    def add(self, where: str, frame: str | None, title: str, cs: Iterable[PlannedChange], disruption: str,
+            window: bool, after: Iterable[int] = (), checks: Iterable[str] = ()) -> int | None:
+        cs = list(cs)
+        if not cs:
+            return None
+        n = len(self.steps) + 1
+        for c in cs:
+            c.step = n
+        self.steps.append(Step(n, where, frame, title, [c.id for c in cs], disruption, window,
+                               sorted({a for a in after if a}), list(dict.fromkeys(checks))))
+        return n
+
+
+def _direction(c: PlannedChange) -> int:
+    t, cur = _num(c.change.target), _num(c.change.current)
+    if t is None or cur is None:
+        return 0
+    return (t > cur) - (t < cur)
+
+
+def order(changes: list[PlannedChange], estate: Estate,
+          fps: dict[str, tuple[Frame | None, object]]) -> list[Step]:
+    planned = [c for c in changes if c.status == "planned"]
+    st = _Steps(planned)
+    vios_windows: dict[str, int] = {}  # VIOS (host or partition name) -> its last disruptive step
+
+    def vios_gate(c: PlannedChange, name: str) -> tuple[list[int], list[str]]:
+        fr = fps.get(c.id, (None, None))[0]
+        partner = _partner(fr, c.lpar or name)
+        if not c.change.vios:
+            return [], []
+        checks = [f"failover check: every client of {name} has an Enabled path and its network through "
+                  f"{partner or 'the partner VIOS'} (lspath on the clients; SEA failover state on {partner or 'the partner'})"]
+        after = [vios_windows[partner]] if partner and partner in vios_windows else []
+        return after, checks
+
+    # HMC, per frame
+    frames = sorted({c.frame or MS for c in planned if c.change.on_hmc})
+    for frame in frames:
+        cs = [c for c in planned if c.change.on_hmc and (c.frame or MS) == frame]
+        dl = [c for c in cs if c.method == "dlpar"]
+        red = st.add("hmc", frame, "DLPAR reductions (they free the capacity the additions use)",
+                     [c for c in dl if _direction(c) < 0], "none", False)
+        add = st.add("hmc", frame, "DLPAR additions", [c for c in dl if _direction(c) > 0], "none", False, [red or 0])
+        st.add("hmc", frame, "DLPAR settings", [c for c in dl if _direction(c) == 0], "none", False,
+               [red or 0, add or 0])
+        by_lpar: dict[str, list[PlannedChange]] = {}
+        for c in cs:
+            if c.method == "profile":
+                by_lpar.setdefault(c.lpar or c.change.object, []).append(c)
+        for lpar in sorted(by_lpar, key=lambda n: (not by_lpar[n][0].change.vios, n)):
+            pcs = by_lpar[lpar]
+            after, checks = vios_gate(pcs[0], lpar)
+            n = st.add("hmc", frame, f"profile of {lpar}; then shut {lpar} down and activate it from the profile",
+                       pcs, "partition restart", True, [red or 0, add or 0, *after], checks)
+            if pcs[0].change.vios and n:
+                vios_windows[lpar] = n
+    # hosts: VIOS first (pairs in order), then the others
+    hosts = sorted({c.host for c in planned if not c.change.on_hmc},
+                   key=lambda h: (not (estate.hosts.get(h) and estate.hosts[h].is_vios), h))
+    for host in hosts:
+        cs = [c for c in planned if not c.change.on_hmc and c.host == host]
+        st.add(host, None, "tunables, now and at boot", [c for c in cs if c.method == "tunable-now"], "none", False)
+        st.add(host, None, "device attributes changed online",
+               [c for c in cs if c.method == "chdev-now" and not c.change.failover], "none", False)
+        for obj in sorted({c.change.object for c in cs if c.method == "device-cycle" and not c.change.failover}):
+            group = [c for c in cs if c.method == "device-cycle" and c.change.object == obj and not c.change.failover]
+            st.add(host, None, f"{obj}: interface detached, changed, up again (from the console if it carries "
+                               f"your session or the default route)", group, "interface down", True)
+        fo = [c for c in cs if c.change.failover]
+        if fo:
+            after, checks = vios_gate(fo[0], host)
+            n = st.add(host, None, "SEA / EtherChannel changes, after failing the traffic over to the partner VIOS",
+                       fo, "failover", True, after, checks)
+            if n:
+                vios_windows[host] = n
+        boot = [c for c in cs if c.method in ("chdev-reboot", "tunable-boot") and not c.change.failover]
+        if boot:
+            after, checks = vios_gate(boot[0], host)
+            n = st.add(host, None, f"changes recorded for the next boot (chdev -P, -r); then one reboot of {host}",
+                       boot, "reboot", True, after, checks)
+            if n and boot[0].change.vios:
+                vios_windows[host] = n
+    return st.steps

@@ -1,0 +1,103 @@
+"""Inputs that made regular expressions run for seconds to hours now read in linear time.
+
+Each input is built here (modelled on the hang repros in ../shared/hardening). Timings are not
+asserted as performance figures: a guard fails the test only when an input takes longer than
+20 s, which a linear reader never comes near even on a loaded machine (real figures: the note
+of issue 11 and bench/regex_audit.py).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from lparscope.inputs import collect
+from lparscope.pipeline import read_estate
+from lparscope.sources import base, parsers
+from lparscope.sources._entstat_sections import multi_kv, read_pairs
+from lparscope.sources.detect import MAX_LINE, split_and_classify
+
+from .guard import timed
+
+MB = 1024 * 1024
+
+HOSTILE_LINES = {
+    "user at host then a long word": "a@b" + "c" * 20_000,
+    "a long blank line": " " * 20_000 + "x",
+    "one 1 MB line of words": "ab " * (MB // 3),
+    "one 1 MB line without blanks": "x" * MB,
+    "one 1 MB line of spaces": " " * MB,
+    "one 1 MB prompt-like line": "root@aix1:/" + "a" * MB + " # lsattr",
+    "glued key: value pairs": "Packets: 1Bytes: 2" * 300,
+    "many colons": "a:" * 50_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_LINES))
+def test_hostile_line_is_read_quickly(name: str) -> None:
+    text = "lparstat -i\n" + HOSTILE_LINES[name] + "\n"
+    registry = parsers()
+
+    def run() -> None:
+        for seg in split_and_classify(text, registry):
+            for mod in registry.values():
+                mod.detect(seg.text)
+                mod.parse(seg.text)
+
+    timed(run)
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_LINES))
+def test_prompt_recognisers_are_linear(name: str) -> None:
+    line = HOSTILE_LINES[name]
+    timed(lambda: (base.parse_prompt(line), base.is_bare_prompt(line), base.parse_prompt(line[:4000])))
+
+
+def test_glued_entstat_line() -> None:
+    line = "Packets: 210 Bytes: 20296 " + "Interrupts: 0Transmit Errors: 0" * 40
+    (pairs, rest), _ = timed(lambda: read_pairs(line))
+    assert pairs == [("Packets", 210, 0), ("Bytes", 20296, 13)] and rest.startswith("Interrupts: 0Transmit")
+    glued = "No mbuf Errors: 0 " + "Key: value " * 60 + "Bad:"
+    assert timed(lambda: multi_kv(glued))[0] is None
+    assert multi_kv("Enabled: 1  Queued: 0  Overflow: 0") == [("Enabled", "1"), ("Queued", "0"), ("Overflow", "0")]
+
+
+def test_segments_separated_by_many_blank_lines() -> None:
+    part = "# cat notes.txt\nsome text\n" + "\n" * 9000
+    segments, _ = timed(lambda: split_and_classify(part * 20))
+    assert len(segments) == 20
+
+
+def test_long_line_is_cut_with_a_warning(tmp_path: Path) -> None:
+    f = tmp_path / "lparstat.txt"
+    f.write_text("# lparstat -i\nNode Name : aix1\nPartition Name : " + "x" * MB + "\n")
+    (estate, _), _ = timed(lambda: read_estate(collect([str(f)])))
+    [status] = estate.inputs
+    assert any(f"cut to its first {MAX_LINE}" in msg and line == 3 for line, msg in status.warnings)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_fifo_in_a_folder_is_skipped(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.txt")
+    (tmp_path / "lsattr.txt").write_text("# lsattr -El sys0\nmaxuproc 4096 Maximum number of PROCESSES True\n")
+    got, _ = timed(lambda: collect([str(tmp_path)]))
+    assert [p.message for p in got.problems] == ["not a regular file (FIFO, socket or device); not read"]
+    assert [Path(f.display).name for f in got.files] == ["lsattr.txt"]
+
+
+def test_prompts_still_recognised() -> None:
+    p = base.parse_prompt("root@aix1:/home/root # lsattr -El hdisk4")
+    assert (p.command, p.host, p.user) == ("lsattr -El hdisk4", "aix1", "root")
+    p = base.parse_prompt("[root@gibopvc1]/ # lsdev -Cc disk")
+    assert (p.command, p.host, p.user) == ("lsdev -Cc disk", "gibopvc1", "root")
+    p = base.parse_prompt("aix1:/ # lspv")
+    assert (p.command, p.host) == ("lspv", "aix1")
+    assert base.parse_prompt("# Thread queue depth") is None
+    assert base.parse_prompt("lsattr -El hdisk2").command == "lsattr -El hdisk2"
+    assert base.parse_prompt("lspv").command == "lspv"
+    assert base.parse_prompt("lsattr") is None
+    assert base.is_bare_prompt("padmin@vios1:/home/padmin$")
+    assert base.is_bare_prompt("  $ ")
+    assert not base.is_bare_prompt("a b #")

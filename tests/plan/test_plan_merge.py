@@ -1,0 +1,153 @@
+"""The plan merges proposals into one target per setting, checks them against the frame and orders them."""
+
+from __future__ import annotations
+
+from plan_helpers import estate, finding, part
+
+from lparscope.model.change import ProposedChange
+from lparscope.plan import build_plan
+from lparscope.model.generation import generation_of, vp_range
+
+
+def _by(plan, attr, obj):
+    got = [c for c in plan.changes if c.change.attribute == attr and c.change.object == obj]
+    assert len(got) <= 1, got
+    return got[0] if got else None
+
+
+def test_three_ec_increases_give_one_target_measured_wins():
+    e = estate()
+    plan = build_plan(e, [
+        finding("CPU-EC-BELOW-VP", "a", part("a", "desired_proc_units", 0.5, 1.4, basis="measured"),
+                part("a", "desired_procs", 12, 3, basis="measured")),
+        finding("CPU-UNCAPPED-ABOVE-EC", "a", part("a", "desired_proc_units", 0.5, 1.4, basis="measured")),
+        finding("CPU-VP-EC-LIMITS", "a", part("a", "desired_proc_units", 0.5, 0.6, basis="limit", bound="min")),
+    ])
+    ec = _by(plan, "desired_proc_units", "a")
+    assert ec.change.target == 1.4 and ec.status == "planned"
+    assert {r.rule_id for r in ec.reasons} == {"CPU-EC-BELOW-VP", "CPU-UNCAPPED-ABOVE-EC", "CPU-VP-EC-LIMITS"}
+    assert ec.frame == "p9frame1" and ec.profile == "default_profile" and ec.lpar == "a" and not ec.needs
+    assert _by(plan, "desired_procs", "a").change.target == 3
+    keys = [c.change.key() for c in plan.changes]
+    assert len(keys) == len(set(keys))
+
+
+def test_limit_wins_over_measured_target():
+    plan = build_plan(estate(), [
+        finding("MEASURED", "c", part("c", "desired_procs", 24, 20, basis="measured")),
+        finding("CPU-VP-EXCEEDS-POOL", "c", part("c", "desired_procs", 24, 16, basis="limit", bound="max")),
+    ])
+    vp = _by(plan, "desired_procs", "c")
+    assert vp.change.target == 16
+    assert any("limit 16" in n for n in vp.notes)
+
+
+def test_same_direction_takes_smaller_step_and_opposite_is_a_conflict():
+    dev = lambda t, rid: finding(rid, "a", ProposedChange("device", "hdisk0", "queue_depth", "3", t, "chdev-reboot",
+                                                          host="a"), subject="hdisk0")
+    plan = build_plan(estate(), [dev(6, "STO-SQFULL"), dev(32, "STO-VSCSI"), dev(6, "STO-CEILING")])
+    qd = _by(plan, "queue_depth", "hdisk0")
+    assert qd.change.target == 6 and any("STO-VSCSI proposed 32" in n for n in qd.notes)
+    assert sum(1 for r in qd.reasons if r.chosen) == 2
+    plan = build_plan(estate(), [dev(6, "UP"), dev(2, "DOWN")])
+    assert _by(plan, "queue_depth", "hdisk0") is None
+    assert len(plan.conflicts) == 1 and "both ways" in plan.conflicts[0].why
+    modes = [finding(r, "a", ProposedChange("device", "ent7", "mode", "standard", m, "device-cycle", host="a"))
+             for r, m in (("X", "8023ad"), ("Y", "round_robin"))]
+    plan = build_plan(estate(), modes)
+    assert plan.conflicts and not plan.planned()
+
+
+def test_additions_fit_the_pool_after_reductions():
+    # 0.2 free: the reduction of c (1.0 -> 0.5) frees 0.5, so a's +0.6 fits, b's +1.0 does not
+    e = estate(avail=0.2)
+    plan = build_plan(e, [
+        finding("R1", "c", part("c", "desired_proc_units", 1.0, 0.5, basis="measured")),
+        finding("R2", "a", part("a", "desired_proc_units", 0.5, 1.1, basis="measured")),
+        finding("R3", "b", part("b", "desired_proc_units", 2.0, 3.0)),
+    ])
+    a, b, c = (_by(plan, "desired_proc_units", n) for n in "abc")
+    assert c.status == a.status == "planned" and b.status == "infeasible"
+    assert "0.10 processing units free" in b.blocked and "needs 1.00" in b.blocked
+    assert c.step < a.step  # reductions first
+    assert not any(s for s in plan.steps if b.id in s.ids)
+
+
+def test_no_free_capacity_blocks_every_addition():
+    plan = build_plan(estate(avail=0.0), [finding("R", "a", part("a", "desired_proc_units", 0.5, 1.4))])
+    assert _by(plan, "desired_proc_units", "a").status == "infeasible"
+    assert "1 infeasible" in plan.summary()
+    # EC stays 0.5, so its 12 VPs are above the 10 a POWER9 allows: the plan lowers them instead
+    assert [(c.change.attribute, c.change.target) for c in plan.planned()] == [("desired_procs", 10)]
+
+
+def test_memory_above_maximum_goes_the_profile_path():
+    plan = build_plan(estate(), [finding("M", "c", part("c", "desired_mem", 16384, 40960, basis="measured"))])
+    mem = _by(plan, "desired_mem", "c")
+    mx = _by(plan, "max_mem", "c")
+    assert mem.method == "profile" and mem.restart and any("running maximum 32768" in n for n in mem.notes)
+    assert mx is not None and mx.change.target == 40960 and mx.method == "profile"
+    # within the maximum and the frame's free memory: DLPAR
+    plan = build_plan(estate(), [finding("M", "c", part("c", "desired_mem", 16384, 20480))])
+    assert _by(plan, "desired_mem", "c").method == "dlpar"
+
+
+def test_lowered_maximum_never_below_desired():
+    plan = build_plan(estate(), [finding("MAX", "b", part("b", "max_mem", 262144, 8192, method="profile", kind="profile"))])
+    assert _by(plan, "max_mem", "b").change.target == 16384
+
+
+def test_vps_kept_within_generation_and_pool():
+    assert generation_of("9009-42A") == 9 and generation_of("9179-MHB") == 7 and generation_of("1234-XYZ") is None
+    assert vp_range(0.5, 7) == (1, 5) and vp_range(0.5, 9) == (1, 10)
+    # POWER7 frame: EC 0.5 allows 5 VPs; a's 12 must come down although no rule asked
+    plan = build_plan(estate(model="9179-MHB"), [finding("W", "a", part("a", "uncap_weight", 128, 200))])
+    vp = _by(plan, "desired_procs", "a")
+    assert vp is not None and vp.change.target == 5 and "POWER7" in " ".join(vp.notes)
+    plan = build_plan(estate(), [finding("VP", "c", part("c", "desired_procs", 24, 30, basis="measured"))])
+    assert _by(plan, "desired_procs", "c").change.target == 16
+
+
+def test_profiles_over_the_pool_are_reported():
+    e = estate(pool=6.0, avail=9.0)
+    e.frames["p9frame1"].partitions["b"].profile["desired_proc_units"] = "4.0"  # the profile asks more than runs
+    plan = build_plan(e, [finding("R", "a", part("a", "desired_proc_units", 0.5, 1.0))])
+    assert any("profiles ask" in c for c in plan.checks)
+
+
+def test_host_without_frame_needs_names():
+    e = estate()
+    from lparscope.model.estate import Host, Partition
+    e.hosts["z"] = Host("z", role="aix", partition=Partition(name="zlpar", type="Shared-SMT-4", mode="Uncapped",
+                                                            entitled_capacity=1.0, online_vps=6, max_vps=8))
+    plan = build_plan(e, [finding("S", "z", part("z", "desired_proc_units", 1.0, 2.55, basis="measured"))])
+    ec = plan.changes[0]
+    assert ec.lpar == "zlpar" and ec.frame is None and ec.profile is None
+    assert any("managed-system name of zlpar" in n for n in ec.needs) and any("profile" in n for n in plan.needs())
+    assert "free capacity" in ec.unverified
+
+
+def test_vios_profile_steps_one_at_a_time():
+    plan = build_plan(estate(), [
+        finding("VIOS-CAPPED", "vios2", part("vios2", "sharing_mode", "cap", "uncap", method="profile", kind="profile", vios=True)),
+        finding("VIOS-X", "vios1", part("vios1", "uncap_weight", 255, 200, method="profile", kind="profile", vios=True)),
+    ])
+    s1 = next(s for s in plan.steps if "vios1" in s.title)
+    s2 = next(s for s in plan.steps if "vios2" in s.title)
+    assert s1.number in s2.after and s2.window and any("failover check" in c for c in s2.checks)
+
+
+def test_reboot_changes_batched_behind_one_reboot():
+    ch = lambda dev, attr, t: ProposedChange("device", dev, attr, "1", t, "chdev-reboot", host="a")
+    plan = build_plan(estate(), [finding("X", "a", ch("hdisk0", "queue_depth", 8), ch("hdisk0", "max_transfer", "0x80000")),
+                                 finding("Y", "a", ch("fcs0", "num_cmd_elems", 1024))])
+    reboots = [s for s in plan.steps if s.disruption == "reboot"]
+    assert len(reboots) == 1 and len(reboots[0].ids) == 3
+
+
+def test_unsafe_names_never_planned():
+    bad = "ent8$(touch x)"
+    plan = build_plan(estate(), [finding("X", "a", ProposedChange("device", bad, "thread", "1", "0", "chdev-now", host="a")),
+                                 finding("Y", "a", ProposedChange("device", "ent0", "x", "1", "NONE;touch y", "chdev-now", host="a"))])
+    assert not plan.planned()
+    assert all(c.status == "infeasible" and "not a plain" in c.blocked for c in plan.changes)
