@@ -18,6 +18,7 @@ from .sizing.measured import size_estate
 from .sources import parsers
 from .sources.base import Parsed
 from .sources.detect import split_and_classify
+from .sources.filenames import classify_with_hint, not_command_output
 
 
 @dataclass
@@ -34,10 +35,13 @@ def short_host(name: str) -> str:
     return name if not name or name[0].isdigit() else name.split(".")[0]
 
 
-def _file_host(segments_hosts: list[str | None], folder: str, display: str) -> str:
+def _file_host(segments_hosts: list[str | None], folder: str, display: str, name_host: str | None = None) -> str:
+    """The content's host, else the host the file name starts with, else the folder's name."""
     for h in segments_hosts:
         if h:
             return short_host(h)
+    if name_host:
+        return short_host(name_host)
     return folder or PurePath(display.split("!")[-1]).stem
 
 
@@ -54,7 +58,11 @@ def read_estate(collected: Collected, tz: str | None = None,
             read_nmon_file(estate, f, registry, tz)
             continue
         texts[f.display] = f.text.splitlines()
-        segments = split_and_classify(f.text, registry)
+        why_not = not_command_output(f.display, f.text)
+        if why_not:  # documents, scripts, images: reported, never a host
+            estate.inputs.append(InputStatus(f.display, 1, None, "", "unrecognised", f"not command output ({why_not})"))
+            continue
+        segments, hint, shift = classify_with_hint(f.text, f.display, registry)
         results: list[tuple[object, Parsed | None, str]] = []
         for seg in segments:
             parsed: Parsed | None = None
@@ -66,23 +74,26 @@ def read_estate(collected: Collected, tz: str | None = None,
                     error = f"parser error: {type(exc).__name__}: {exc}"
             results.append((seg, parsed, error))
         hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]  # type: ignore[attr-defined]
-        default_host = _file_host(hosts, f.folder, f.display)
+        default_host = _file_host(hosts, f.folder, f.display, hint.host if hint else None)
+        hint_note = hint.describe() if hint else ""
         if not segments:
             estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
         for (seg, parsed, error), own in zip(results, hosts):
             host_name = short_host(own) if own else default_host
-            offset = seg.start - 1  # type: ignore[attr-defined]
-            notes = list(seg.notes)  # type: ignore[attr-defined]
+            offset = seg.start - 1 - shift  # type: ignore[attr-defined]
+            first = max(seg.start - shift, 1)  # type: ignore[attr-defined]
+            notes = [(n - shift, m) for n, m in seg.notes]  # type: ignore[attr-defined]
             if parsed is None:
-                estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, "unrecognised",  # type: ignore[attr-defined]
+                estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, "unrecognised",  # type: ignore[attr-defined]
                                                  error or seg.reason, notes))  # type: ignore[attr-defined]
                 continue
             warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
             status = "partly" if warnings else "parsed"
             if not parsed.records:
                 status = "unrecognised" if not warnings else "partly"
-            estate.inputs.append(InputStatus(f.display, seg.start, seg.kind, host_name, status,  # type: ignore[attr-defined]
-                                             "no records found" if not parsed.records else "", warnings))
+            note = "no records found" if not parsed.records else ""
+            estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,  # type: ignore[attr-defined]
+                                             "; ".join(x for x in (note, hint_note) if x), warnings))
             if parsed.records:
                 build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[attr-defined]
     for prob in collected.problems:

@@ -9,7 +9,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-_PRIVATE = {"base", "detect", "registry"}
+_PRIVATE = {"base", "detect", "registry", "filenames"}
 
 
 def parsers() -> dict[str, ModuleType]:
