@@ -43,7 +43,7 @@ EC_COLOR, VP_COLOR, OTHERS_COLOR = "#2f6f3e", "#b42318", "#8c959f"
 REC_EC_COLOR, REC_VP_COLOR = "#7c3aed", "#c2410c"
 HIGHLIGHT_FILL = "rgba(250,204,21,0.13)"
 
-FIGURE_SOURCE = "000_31a80e54567cd02b.txt §3.1 Figure 3-1"
+FIGURE_SOURCE = "IBM Redbook SG24-8080, chapter 3, §3.1 Figure 3-1"
 
 
 # --------------------------------------------------------------------------- library
@@ -164,10 +164,13 @@ def physc_chart(times: np.ndarray, physc: np.ndarray, *, host: str, ec: float | 
         if 0 <= first <= last < secs.size:
             highlights.append([int(secs[first]), int(secs[last])])
     series = [_line("physc", axis.json(physc), color=PALETTE[0], fill="rgba(29,95,180,0.08)")]
+    # Four flat lines a reader must tell apart at a glance (and in grey print): current values
+    # dashed, recommended ones solid or dotted, VP lines heavier than EC lines.
     for label, value, color, dash, width in (
-        ("EC", ec, EC_COLOR, [6, 4], 1.5), ("VP", vp, VP_COLOR, [6, 4], 1.5),
+        ("EC", ec, EC_COLOR, [8, 4], 1.5),
+        ("VP", vp, VP_COLOR, [14, 4, 3, 4], 2.5),
         ("recommended EC", recommended_ec, REC_EC_COLOR, [2, 3], 2.0),
-        ("recommended VP", recommended_vp, REC_VP_COLOR, [2, 3], 2.0),
+        ("recommended VP", recommended_vp, REC_VP_COLOR, None, 2.5),
     ):
         if value is not None:
             series.append(_line(f"{label} {value:g}", color=color, dash=dash, width=width,

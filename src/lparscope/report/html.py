@@ -15,7 +15,9 @@ from typing import Any
 from jinja2 import Environment, PackageLoader
 
 from .charts import chart_context
+from .citations import cite_dicts
 from .plan_html import plan_context
+from .triage import host_frames, top_actions, unrecognised_reasons
 
 SEVERITIES: tuple[str, ...] = ("critical", "warning", "info")
 
@@ -101,6 +103,7 @@ def _finding(raw: dict[str, Any]) -> dict[str, Any]:
         "rollback_groups": _commands(raw.get("rollback")),
         "disruption": [str(d) for d in raw.get("disruption") or []],
         "change": values,  # not "values": f.values would resolve to dict.values in Jinja
+        "citations": cite_dicts(str(raw.get("source") or "")),
     }
 
 
@@ -141,18 +144,54 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], hosts: list
     }
 
 
+# Sections of the page in reading order: (anchor, label). A section appears in the navigation only
+# when the page has it; "plan" and "whatif" are partials other stages add (report keys of the same name).
+NAV: tuple[tuple[str, str], ...] = (
+    ("summary", "Summary"), ("plan", "Plan"), ("whatif", "What-if"), ("findings", "Findings"),
+    ("frames", "Frames"), ("hosts", "Hosts"), ("charts", "Charts"), ("inputs", "Inputs"), ("rules", "Rules"),
+)
+
+
+def _host_row(raw: dict[str, Any], frames: dict[str, str]) -> dict[str, Any]:
+    s = raw.get("summary") if isinstance(raw.get("summary"), dict) else {}
+    kind = str(s.get("partition_type") or "").split("-")[0].lower()
+    mode = " ".join(x for x in (kind, str(s.get("mode") or "").lower()) if x)
+    return {"frame": frames.get(str(raw.get("name") or ""), ""), "mode": mode,
+            "ec": s.get("entitled_capacity"), "vp": s.get("virtual_processors"), "weight": s.get("weight"),
+            "memory": s.get("online_memory_mb"), "level": s.get("ioslevel") or s.get("oslevel")}
+
+
+def _nav(present: set[str]) -> list[tuple[str, str]]:
+    return [(anchor, label) for anchor, label in NAV if anchor in present]
+
+
 def render_html(report: dict, charts: list[dict] | None = None) -> str:
     """Return the report as one self-contained HTML document (deterministic for one input)."""
     raw_hosts = _dicts(report.get("hosts"))
     hosts = [_host(h, f"host-{n}") for n, h in enumerate(raw_hosts, start=1)]
+    frames_of = host_frames(report)
+    for h, raw in zip(hosts, raw_hosts):
+        h["row"] = _host_row(raw, frames_of)
     anchors = {h["name"]: h["anchor"] for h in reversed(hosts)}
     findings = sorted((_finding(f) for f in _dicts(report.get("findings"))),
                       key=lambda f: (_severity_rank(f), str(f.get("host") or "")))
     inputs = _dicts(report.get("inputs"))
     finding_hosts = sorted({str(f.get("host")) for f in findings if f.get("host")})
     rules = sorted(_dicts(report.get("rules")), key=lambda r: str(r.get("id") or ""))
+    for r in rules:
+        if not isinstance(r.get("citations"), list):
+            r["citations"] = cite_dicts(str(r.get("source") or ""))
     rule_anchors = {str(r.get("id")): "rule-" + re.sub(r"[^A-Za-z0-9-]", "-", str(r.get("id"))) for r in rules}
+    areas = sorted({str(f.get("category")) for f in findings if f.get("category")})
+    frames = _dicts(report.get("frames"))
+    present = {"summary", "findings", "hosts", "inputs"}
+    present |= {k for k, v in (("plan", report.get("plan")), ("whatif", report.get("whatif")), ("frames", frames),
+                               ("charts", charts), ("rules", rules)) if v}
     return _environment().get_template("report.html.j2").render(
+        nav=_nav(present),
+        actions=top_actions(report, 10),
+        areas=areas,
+        unrecognised=unrecognised_reasons(report),
         report=report,
         version=report.get("lparscope_version"),
         generated_at=report.get("generated_at"),
@@ -165,7 +204,7 @@ def render_html(report: dict, charts: list[dict] | None = None) -> str:
         inputs=inputs,
         rules=rules,
         rule_anchors=rule_anchors,
-        frames=_dicts(report.get("frames")),
+        frames=frames,
         **chart_context(charts or []),
         **plan_context(report),
     )
