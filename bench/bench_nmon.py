@@ -7,7 +7,7 @@ ratio, and the reader's peak memory: Python allocations (tracemalloc, in a separ
 tracing slows the reader) and the process peak resident set (ru_maxrss, which includes numpy
 and Arrow buffers). The targets of issue 6: >= 250 MB/s, peak <= 1.5 x file size + 200 MB.
 
-Both paths of the reader are measured when the optional native core (``pip install ./native``)
+Both paths of the reader are measured when the optional native core (built by ``pip install`` when cargo is on PATH)
 is installed: ``native`` (the default) and ``pure`` (numpy + Arrow, ``LPARSCOPE_NMON_NATIVE=0``);
 ``--path native|pure`` measures one. Each run is a fresh process; the best of ``--runs`` is reported.
 """
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size-mb", type=float, default=220.0, help="size of the generated file")
     ap.add_argument("--runs", type=int, default=3, help="timed reader runs (best is reported)")
     ap.add_argument("--path", choices=["both", "native", "pure"], default="both",
-                    help="reader path(s) to measure (native needs `pip install ./native`)")
+                    help="reader path(s) to measure (native needs cargo at install time)")
     ap.add_argument("--child", choices=["time", "trace"], help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     wc = _wc(path)
     paths = ["native", "pure"] if args.path == "both" else [args.path]
     if "native" in paths and not _native_available():
-        print("native core not installed (pip install ./native): measuring the pure path only")
+        print("native core not built (no cargo at install): measuring the pure path only")
         paths = ["pure"]
     limit = 1.5 * size / 2**20 + 200
     results = {}

@@ -765,7 +765,7 @@ fn parse_number(tok: &[u8]) -> Option<f64> {
 }
 
 #[pymodule]
-fn lparscope_nmon_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn _nmon_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scanner>()?;
     m.add_function(wrap_pyfunction!(parse_number, m)?)?;
     m.add("BLOCK", BLOCK)?;

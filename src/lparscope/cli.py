@@ -36,6 +36,10 @@ from .store.cli import register as register_store  # noqa: E402
 
 register_store(app)  # store, serve, fleet
 
+from .whatif_cli import register as register_whatif  # noqa: E402
+
+register_whatif(app)
+
 
 def _print_version(value: bool) -> None:
     if value:
@@ -163,6 +167,9 @@ def analyze(
         analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
     report = build_report(analysis)
     render_terminal(report, out, view=view)
+    if any(i.kind == "nmon" for i in analysis.estate.inputs):
+        from .nmon.native import describe
+        err.print(describe(), highlight=False)  # once per run: which nmon reader path was used
     written: list[tuple[str, Path]] = []
     failed = False
 
@@ -250,6 +257,8 @@ def nmon_export(
     try:
         from .nmon import export, read_nmon
         rec = read_nmon(file, tz=tz)
+        from .nmon.native import describe
+        err.print(describe(), highlight=False)
         outdir.mkdir(parents=True, exist_ok=True)
         written = export(rec, to, outdir)  # type: ignore[arg-type]
     except (OSError, ImportError, ValueError) as exc:

@@ -88,14 +88,14 @@ def read_estate(collected: Collected, tz: str | None = None,
                                                  error or seg.reason, notes))  # type: ignore[attr-defined]
                 continue
             warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
+            if parsed.records:  # records the model cannot hold are warnings too: nothing is dropped silently
+                warnings += build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[attr-defined]
             status = "partly" if warnings else "parsed"
             if not parsed.records:
                 status = "unrecognised" if not warnings else "partly"
             note = "no records found" if not parsed.records else ""
             estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,  # type: ignore[attr-defined]
                                              "; ".join(x for x in (note, hint_note) if x), warnings))
-            if parsed.records:
-                build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[attr-defined]
     for prob in collected.problems:
         estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
     build.finish(estate)
@@ -121,22 +121,29 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
 
     host_name = short_host(rec.host) if rec.host else (f.folder or PurePath(f.display).stem)
     warnings = list(rec.warnings)
-    estate.inputs.append(InputStatus(f.display, 1, "nmon", host_name, "partly" if warnings else "parsed",
-                                     "" if rec.tables else "no snapshots found", warnings))
     host = estate.host(host_name)
     apply_recording(host, rec, f.display)
+    unread: dict[str, int] = {}  # BBBP commands no parser reads, with their first line
     for command, first_line, text in rec.bbbp_outputs:
         # Each BBBP output line is one file line; a prompt line naming the command is put in front.
         for seg in split_and_classify(f"# {command}\n{text}", registry):
+            offset = first_line - 2 + (seg.start - 1)
+            where = max(offset + 1, first_line)
             if seg.kind is None:
+                unread.setdefault(command, where)
                 continue
             try:
                 parsed = registry[seg.kind].parse(seg.text)
-            except Exception:
+            except Exception as exc:  # a parser bug must not end the run
+                warnings.append((where, f"BBBP output of '{command}': parser error: {type(exc).__name__}: {exc}"))
                 continue
-            offset = first_line - 2 + (seg.start - 1)
+            warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
             if parsed.records:
-                build.apply(host, seg.kind, parsed, f.display, offset)
+                warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))
+    if unread:
+        warnings.append((min(unread.values()), "BBBP outputs no parser reads: " + ", ".join(unread)))
+    estate.inputs.append(InputStatus(f.display, 1, "nmon", host_name, "partly" if warnings else "parsed",
+                                     "" if rec.tables else "no snapshots found", warnings))
 
 
 def _lines_of(path: str, wanted: set[int]) -> dict[int, str]:

@@ -17,7 +17,7 @@ import pytest
 from lparscope.nmon import NmonRecording, read_nmon
 from lparscope.nmon import native, reader
 
-pytestmark = pytest.mark.skipif(not native.available(), reason="lparscope-nmon-native is not installed")
+pytestmark = pytest.mark.skipif(not native.available(), reason="the native nmon core was not built (no cargo at install)")
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "nmon"
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "nmon"

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from ..sources.base import Parsed
 from .estate import Device, Estate, Evidence, Host, KernelQueueDepth, Partition, Series, Setting, Sourced
 
-Applier = Callable[[Host, Parsed, str, int], None]
+# An applier may return the records it could not attach: (line in the segment, why).
+Applier = Callable[[Host, Parsed, str, int], "list[tuple[int, str]] | None"]
 _APPLIERS: dict[str, Applier] = {}
 
 
@@ -24,14 +25,18 @@ def _applies(kind: str) -> Callable[[Applier], Applier]:
     return wrap
 
 
-def apply(host: Host, kind: str, parsed: Parsed, path: str, offset: int) -> None:
-    """Fold one parsed output into ``host``."""
+def apply(host: Host, kind: str, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]]:
+    """Fold one parsed output into ``host``.
+
+    Returns the records that could not be attached to the model, as (file line, why): the
+    caller reports them as warnings, so nothing read is dropped without a word.
+    """
     if path not in host.files:
         host.files.append(path)
     host.records.setdefault(kind, []).extend(Sourced(r, path, offset) for r in parsed.records)
     fn = _APPLIERS.get(kind)
-    if fn is not None:
-        fn(host, parsed, path, offset)
+    dropped = (fn(host, parsed, path, offset) or []) if fn is not None else []
+    return [(offset + line, why) for line, why in dropped]
 
 
 def _ev(path: str, offset: int, line: int | None, excerpt: str = "") -> Evidence | None:
@@ -126,12 +131,15 @@ def _lparstat_stats(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 
 
 @_applies("lsattr")
-def _lsattr(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+def _lsattr(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]]:
+    dropped = []
     for a in parsed.records:
         if a.device is None:
+            dropped.append((a.line, f"attribute {a.name} not attached: no device named (no command line, none in the file name)"))
             continue
         dev = host.device(a.device)
         dev.attrs[a.name] = Setting(a.value, Evidence(path, offset + a.line))
+    return dropped
 
 
 @_applies("lsdev")
@@ -144,9 +152,11 @@ def _lsdev(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 
 
 @_applies("entstat")
-def _entstat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+def _entstat(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]]:
+    dropped = []
     for s in parsed.records:
         if not getattr(s, "name", None):
+            dropped.append((s.line, "adapter statistics not attached: the output names no adapter"))
             continue
         dev = host.device(s.name)
         dev.stats = s
@@ -155,6 +165,7 @@ def _entstat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
         if s.device_type and not dev.description:
             dev.description = s.device_type
         dev.evidence = dev.evidence or Evidence(path, offset + s.line)
+    return dropped
 
 
 @_applies("tunables")
@@ -191,7 +202,7 @@ def _vmstat_s(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 def _iostat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     for s in parsed.records:
         if not hasattr(s, "disk"):
-            continue
+            continue  # IostatConfig: kept in host.records
         series = host.disk_io.setdefault(s.disk, Series())
         series.samples.append({"sqfull": s.sqfull, "tps": s.tps, "tm_act": s.tm_act, "avgsqsz": s.avgsqsz,
                                "avgwqsz": s.avgwqsz, "read_avgserv": s.read_avgserv, "write_avgserv": s.write_avgserv,
@@ -245,11 +256,15 @@ def _netif(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 
 
 @_applies("fcstat")
-def _fcstat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+def _fcstat(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]]:
+    dropped = []
     for s in parsed.records:
         if s.name:
             dev = host.device(s.name)
             dev.stats, dev.stats_origin, dev.cls = s, (path, offset), "fc"
+        else:
+            dropped.append((s.line, "FC adapter statistics not attached: the output names no adapter"))
+    return dropped
 
 
 @_applies("amepat")

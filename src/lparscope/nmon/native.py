@@ -1,6 +1,6 @@
 """The optional native core of the nmon reader (the ``lparscope-nmon-native`` package, Rust).
 
-When it is installed (``pip install ./native``) :func:`lparscope.nmon.read_nmon` hands the hot
+When it was built at install time (``pip install .`` with cargo on PATH) :func:`lparscope.nmon.read_nmon` hands the hot
 single pass to it: split the lines, classify them, parse every numeric section into float64
 columns (several threads). What comes back (per section: line numbers, snapshots, field counts,
 values, the first values that are not numbers; and the few thousand text lines: AAA, BBB*,
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 try:
-    import lparscope_nmon_native as core
-except ImportError:  # the native package is optional
+    from .. import _nmon_native as core
+except ImportError:  # built only when a Rust toolchain was there at install time
     core = None
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,6 +38,16 @@ def available() -> bool:
 def enabled() -> bool:
     """True when read_nmon uses the native core (installed and not disabled by LPARSCOPE_NMON_NATIVE=0)."""
     return core is not None and os.environ.get("LPARSCOPE_NMON_NATIVE", "1").strip().lower() not in ("0", "no", "off", "false")
+
+
+def describe() -> str:
+    """One line for the terminal: which path reads nmon recordings, and why."""
+    if enabled():
+        return "nmon recordings read with the native core (Rust, built at install)"
+    if core is None:
+        return ("nmon recordings read with the pure-Python path: the native core was not built at install "
+                "(it needs a Rust toolchain, cargo, on PATH during `pip install`); same results, slower")
+    return "nmon recordings read with the pure-Python path (LPARSCOPE_NMON_NATIVE=0)"
 
 
 def read_into(r: "_Reader", src: "_Source") -> None:

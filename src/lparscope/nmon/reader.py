@@ -25,7 +25,7 @@ rows of the sections sharing a field count and converts them with Arrow's multi-
 reader straight into those tables. Memory stays near the size of the tables (8 bytes per value)
 plus one chunk. gzip input is decompressed in memory first.
 
-With the optional native core installed (``pip install ./native``, :mod:`.native`) both passes
+With the native core (built at install when cargo is there, :mod:`.native`) both passes
 run in Rust on every core instead (~4x faster); the text lines, the columns of each section,
 the warnings and the tables are made by the same code here, so the recording is the same.
 ``LPARSCOPE_NMON_NATIVE=0`` forces the numpy + Arrow path.

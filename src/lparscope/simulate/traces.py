@@ -1,0 +1,193 @@
+"""Demand traces of a frame's partitions on one time grid, and today's settings, from the model.
+
+Where a trace comes from, per partition (first found): the nmon LPAR section of the joined host
+(``PhysicalCPU`` per snapshot), else the HMC ``lslparutil`` samples (processor units used per
+interval, from the cycle counters). ``lparstat`` interval outputs carry no clock time and cannot
+be aligned with the others, so they are not used.
+
+The grid: the coarsest of the traces' own steps, over the span the traces share (over their
+union when they do not overlap). Each trace is averaged into the grid's bins; empty bins inside
+a trace's span are interpolated; outside its span, and for a partition without any trace, the
+demand is assumed to be its entitlement (``assumed`` says which).
+
+Censoring. What was measured is what the partition *got*, not what it wanted: where it ran at its
+ceiling (a capped partition at its EC, an uncapped one at its virtual processors) or competed in a
+pool that had no idle capacity left, the true demand is unknown but *at least* the measured
+value. Those intervals are marked ``censored``; the replay treats their demand as the measured
+value plus ``censored_extra`` (10 % by default): enough to show that the partition wanted more
+and whether new settings would give it, never a claim about how much more. Unmet demand on a
+censored interval is therefore a lower bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+
+from ..model.estate import Estate
+from ..model.frame import Frame, FramePartition
+from .pool import FrameSettings, PartitionSettings, PoolSettings
+
+CENSORED_EXTRA = 0.10
+TOLERANCE = 0.02  # cores: "at the ceiling" when within this (or 2 %) of it
+
+
+@dataclass
+class FrameTrace:
+    """Measured use of a frame's partitions on a common grid."""
+
+    frame: str
+    times: np.ndarray  # (T,) datetime64[s], start of each interval
+    step_s: int
+    observed: np.ndarray  # (P, T) cores used as measured (or assumed)
+    censored: np.ndarray  # (P, T) bool
+    source: list[str]  # per partition: "nmon", "lslparutil", "assumed (no trace)"
+    settings: FrameSettings  # today's settings, partitions in row order
+    labels: list[str] = field(default_factory=list)  # names findings use (joined host, else partition)
+    vios: list[bool] = field(default_factory=list)
+
+    def demand(self, censored_extra: float = CENSORED_EXTRA) -> np.ndarray:
+        return np.where(self.censored, self.observed * (1.0 + censored_extra), self.observed)
+
+
+def _nmon_trace(estate: Estate, p: FramePartition) -> tuple[np.ndarray, np.ndarray] | None:
+    host = estate.hosts.get(p.host or "")
+    rec = getattr(host, "nmon", None)
+    lpar = rec.tables.get("LPAR") if rec is not None else None
+    if lpar is None or "PhysicalCPU" not in lpar.columns:
+        return None
+    t = np.asarray(lpar.times).astype("datetime64[s]")
+    v = np.asarray(lpar.column("PhysicalCPU"), dtype=float)
+    ok = ~np.isnat(t) & np.isfinite(v)
+    return (t[ok], v[ok]) if ok.any() else None
+
+
+def _util_trace(p: FramePartition) -> tuple[np.ndarray, np.ndarray] | None:
+    pts = [(u.time, u.physc) for u in p.use if isinstance(u.time, datetime)]
+    if not pts:
+        return None
+    t = np.array([np.datetime64(a, "s") for a, _ in pts])
+    v = np.array([b for _, b in pts], dtype=float)
+    # lslparutil stamps a sample at the end of its interval: move it to the interval's start
+    order = np.argsort(t)
+    t, v = t[order], v[order]
+    if t.size > 1:
+        t = t - _step(t)
+    return t, v
+
+
+def _step(t: np.ndarray) -> np.timedelta64:
+    d = np.diff(np.unique(t)).astype("timedelta64[s]").astype(np.int64)
+    d = d[d > 0]
+    return np.timedelta64(int(np.median(d)) if d.size else 60, "s")
+
+
+def settings_of(fr: Frame, parts: list[FramePartition]) -> FrameSettings:
+    """Today's settings of these partitions, as they run (HMC values)."""
+    out = []
+    for p in parts:
+        mode = (p.sharing_mode or "").lower()
+        out.append(PartitionSettings(
+            name=p.label, ec=float(p.ec or 0.0), vp=float(p.vps or max(1, int(np.ceil(p.ec or 1.0)))),
+            uncapped=p.uncapped, weight=float(p.weight if p.weight is not None else (128 if p.uncapped else 0)),
+            pool=int(p.pool_id or 0), dedicated=p.dedicated,
+            donating=p.dedicated and mode in ("share_idle_procs_active", "share_idle_procs_always")))
+    cores, _ = fr.pool_size(0)
+    if not cores:
+        cores = sum(s.ec for s in out if not s.dedicated)
+    pools = {pid: PoolSettings(pid, pl.max_units if pid else None, float(pl.reserved_units or 0.0))
+             for pid, pl in fr.pools.items()}
+    return FrameSettings(float(cores), out, pools)
+
+
+def frame_trace(estate: Estate, fr: Frame) -> FrameTrace | None:
+    """The frame's running partitions on one grid; None when no partition has a trace."""
+    parts = [p for p in fr.partitions.values() if p.running_now and (p.shared or p.dedicated)]
+    parts.sort(key=lambda p: (p.id or 0, p.name))
+    raw: list[tuple[np.ndarray, np.ndarray] | None] = []
+    source: list[str] = []
+    for p in parts:
+        tr = _nmon_trace(estate, p)
+        src = "nmon"
+        if tr is None:
+            tr, src = _util_trace(p), "lslparutil"
+        raw.append(tr)
+        source.append(src if tr is not None else "assumed (no trace)")
+    have = [r for r in raw if r is not None and r[0].size > 1]
+    if not have:
+        return None
+    step = max(_step(t) for t, _ in have)
+    lo = max(t.min() for t, _ in have)
+    hi = min(t.max() for t, _ in have)
+    if hi < lo:
+        lo, hi = min(t.min() for t, _ in have), max(t.max() for t, _ in have)
+    s = int(step.astype(np.int64))
+    start = lo.astype(np.int64) // s * s
+    n = int((hi.astype(np.int64) - start) // s) + 1
+    times = (start + np.arange(n, dtype=np.int64) * s).astype("datetime64[s]")
+    settings = settings_of(fr, parts)
+    observed = np.empty((len(parts), n))
+    for i, (r, ps) in enumerate(zip(raw, settings.partitions)):
+        observed[i] = _on_grid(r, start, s, n) if r is not None else np.nan
+        miss = np.isnan(observed[i])
+        if miss.any():
+            observed[i, miss] = ps.vp if ps.dedicated else ps.ec
+            if r is None or miss.all():
+                source[i] = "assumed (no trace)"
+    censored = _censored(observed, settings, source)
+    return FrameTrace(fr.name, times, s, observed, censored, source, settings, [p.label for p in parts],
+                      [p.is_vios for p in parts])
+
+
+def _on_grid(r: tuple[np.ndarray, np.ndarray], start: int, s: int, n: int) -> np.ndarray:
+    t, v = r
+    k = (t.astype(np.int64) - start) // s
+    ok = (k >= 0) & (k < n)
+    sums = np.bincount(k[ok], weights=v[ok], minlength=n)
+    cnt = np.bincount(k[ok], minlength=n)
+    out = np.full(n, np.nan)
+    has = cnt > 0
+    out[has] = sums[has] / cnt[has]
+    if has.sum() >= 2:  # interpolate gaps inside the trace's own span only
+        idx = np.flatnonzero(has)
+        inside = np.arange(n)
+        span = (inside >= idx[0]) & (inside <= idx[-1]) & ~has
+        out[span] = np.interp(inside[span], idx, out[idx])
+    return out
+
+
+def _censored(observed: np.ndarray, s: FrameSettings, source: list[str]) -> np.ndarray:
+    """Intervals where the measured use sat at a ceiling, so the demand was at least that."""
+    cen = np.zeros(observed.shape, dtype=bool)
+    shared = np.array([not p.dedicated for p in s.partitions])
+    use = observed[shared].sum(axis=0) if shared.any() else np.zeros(observed.shape[1])
+    pool_full = use >= s.cores - max(TOLERANCE, 0.02 * s.cores)
+    for i, p in enumerate(s.partitions):
+        if source[i].startswith("assumed"):
+            continue
+        ceil = p.ceiling
+        tol = max(TOLERANCE, 0.02 * ceil)
+        cen[i] = observed[i] >= ceil - tol
+        if p.uncapped and not p.dedicated:
+            cen[i] |= pool_full & (observed[i] > p.ec + tol)
+    return cen
+
+
+def estate_traces(estate: Estate) -> list[FrameTrace]:
+    out = []
+    for fr in estate.frames.values():
+        tr = frame_trace(estate, fr)
+        if tr is not None:
+            out.append(tr)
+    return out
+
+
+def describe(tr: FrameTrace) -> dict[str, Any]:
+    return {"frame": tr.frame, "intervals": int(tr.times.size), "step_s": tr.step_s,
+            "start": str(tr.times[0]) if tr.times.size else None,
+            "end": str(tr.times[-1]) if tr.times.size else None,
+            "partitions": {lab: {"source": src, "censored_intervals": int(c.sum())}
+                           for lab, src, c in zip(tr.labels, tr.source, tr.censored)}}
