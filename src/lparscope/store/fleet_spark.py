@@ -26,7 +26,7 @@ def available() -> str | None:
     return None
 
 
-def session(master: str = "local[*]") -> Any:
+def session(master: str = "local[*]", shuffle_partitions: int = 8) -> Any:
     from pyspark.sql import SparkSession
 
     return (SparkSession.builder.master(master).appName("lparscope-fleet")
@@ -34,7 +34,7 @@ def session(master: str = "local[*]") -> Any:
             .config("spark.driver.host", "127.0.0.1")
             .config("spark.driver.bindAddress", "127.0.0.1")
             .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.sql.shuffle.partitions", "8")
+            .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
             .config("spark.sql.sources.partitionColumnTypeInference.enabled", "false")
             .config("spark.sql.parquet.outputTimestampType", "TIMESTAMP_MICROS")
             .getOrCreate())
@@ -66,13 +66,15 @@ def ingest_spark(spark: Any, folder: Path, out: Path) -> dict[str, int]:
     out.mkdir(parents=True, exist_ok=True)
     rows = 0
     if nmon:
-        paths = spark.createDataFrame([(p,) for p in nmon], "path string").repartition(max(1, min(len(nmon), 64)))
+        slots = spark.sparkContext.defaultParallelism
+        paths = spark.createDataFrame([(p,) for p in nmon], "path string").repartition(max(1, min(len(nmon), 4 * slots)))
         series = paths.mapInArrow(_read_paths, _series_schema())
         series.write.partitionBy("frame", "host", "date").mode("overwrite").parquet(str(out / "series"))
         rows = spark.read.parquet(str(out / "series")).count()
     found = []
     if collections:
-        rdd = spark.sparkContext.parallelize(collections, max(1, min(len(collections), 64)))
+        slots = spark.sparkContext.defaultParallelism
+        rdd = spark.sparkContext.parallelize(collections, max(1, min(len(collections), 4 * slots)))
         found = rdd.flatMap(fleet.collection_findings).collect()
     table = pa.Table.from_pylist([dict(zip(fleet.FINDING_COLUMNS, r)) for r in sorted(found, key=str)],
                                  schema=fleet.finding_schema())
