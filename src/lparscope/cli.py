@@ -210,14 +210,19 @@ def analyze(
 
 @app.command("rules")
 def list_rules() -> None:
-    """List every rule (id, severity, source) and every configurable threshold."""
+    """List every rule (id, severity, source) by where it lives under rules/, and every threshold."""
     from rich.markup import escape
 
     from .report.citations import cite
 
     out = Console()
-    for r in sorted(all_rules().values(), key=lambda r: (r.category, r.id)):
-        out.print(f"[bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n    source: {escape(cite(r.source))}", highlight=False, soft_wrap=True)
+    last = None
+    for r in sorted(all_rules().values(), key=lambda r: (r.location, r.id)):
+        if r.location != last:
+            out.print(f"\n[bold]rules/{r.location}.py[/]", highlight=False)
+            last = r.location
+        out.print(f"  [bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n      source: {escape(cite(r.source))}",
+                  highlight=False, soft_wrap=True)
     out.print("\n[bold]Thresholds[/] (set them under [thresholds] in a --config TOML file)")
     for name, (value, why) in DEFAULTS.items():
         out.print(f"  {name} = {value:g}  - {why}", highlight=False)

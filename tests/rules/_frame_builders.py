@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from lparscope.model.estate import Estate, Evidence
-from lparscope.model.frame import Frame, FramePartition, SharedPool, UseSample, VirtualEth, VirtualSlot
+from lparscope.model.frame import (
+    Frame,
+    FramePartition,
+    SharedPool,
+    UseSample,
+    VirtualEth,
+    VirtualSlot,
+)
 
 
 def ev(line: int = 1, path: str = "hmc1/lshwres.txt") -> Evidence:

@@ -1,5 +1,7 @@
 from lparscope.model.build import apply
-from lparscope.rules import ame_report as ar
+from lparscope.rules.ame import amepat as ame_amepat
+from lparscope.rules.ame import tunables as ame_tunables
+from lparscope.rules.ame import workload as ame_workload
 from lparscope.sources import amepat, tunables, vmstat_v
 
 from .conftest import host, run_rule
@@ -81,22 +83,22 @@ def ame_host():
 def test_amepat_recommendation_with_ame_on_uses_dlpar():
     h = feed(ame_host(), amepat, report(enabled=True, true_gb=16, factor=1.25, avail_pct=20, inuse_mb=12000,
                                         pinned_pct=11, file_pct=13, rec_gb=14, rec_factor=1.43), "amepat.txt")
-    (f,) = run_rule(ar.amepat_recommendation, h)
+    (f,) = run_rule(ame_amepat.amepat_recommendation, h)
     assert f.values["current"] == "16384 MB x 1.25" and f.values["suggested"] == "14336 MB x 1.43"
     assert "1.43: true 14.00 GB" in f.values["modeled"] and "(current)" in f.values["modeled"]
     assert f.fix.hmc[0] == "chhwres -m <managed-system> -r mem -o r -p lp7 -q 2048"
     assert f.fix.hmc[1] == "chhwres -m <managed-system> -r mem -o s -p lp7 -a mem_expansion=1.43"
     assert f.rollback.hmc[1].endswith("mem_expansion=1.25") and f.disruption == ["dlpar"]
     assert f.level == "info" and f.evidence[0].path == "amepat.txt"
-    assert run_rule(ar.uncompressible_workload, h) == []  # 11% + 13%
-    assert run_rule(ar.amepat_deficit, h) == [] and run_rule(ar.lpar_oversized, h) == []
+    assert run_rule(ame_workload.uncompressible_workload, h) == []  # 11% + 13%
+    assert run_rule(ame_amepat.amepat_deficit, h) == [] and run_rule(ame_amepat.lpar_oversized, h) == []
 
 
 def test_amepat_recommendation_without_ame_is_a_profile_change():
     h = feed(host("lp7", memory_mode="Dedicated", online_memory_mb=16384), amepat,
              report(enabled=False, true_gb=16, factor=1.0, avail_pct=20, inuse_mb=12000, pinned_pct=11,
                     file_pct=13, rec_gb=13, rec_factor=1.23))
-    (f,) = run_rule(ar.amepat_recommendation, h)
+    (f,) = run_rule(ame_amepat.amepat_recommendation, h)
     assert "desired_mem=13312,mem_expansion=1.23" in f.fix.hmc[0] and f.disruption == ["restart-needed"]
     assert "desired_mem=16384,mem_expansion=0" in f.rollback.hmc[0]
 
@@ -105,7 +107,7 @@ def test_amepat_deficit_warning():
     deficit = "Deficit Memory Size (MB)                  1500 [  7%]        1200 [  6%]        1800 [  9%]\n"
     h = feed(ame_host(), amepat, report(enabled=True, true_gb=16, factor=1.25, avail_pct=5, inuse_mb=16000,
                                         pinned_pct=11, file_pct=13, rec_gb=18, rec_factor=1.11, deficit=deficit))
-    (f,) = run_rule(ar.amepat_deficit, h)
+    (f,) = run_rule(ame_amepat.amepat_deficit, h)
     assert "1500 MB" in f.message and f.level == "warning"
     assert f.fix.hmc[0] == "chhwres -m <managed-system> -r mem -o a -p lp7 -q 2048"
 
@@ -115,20 +117,20 @@ def test_oversized_lpar_is_sized_before_ame():
     h = feed(host("lp7", memory_mode="Dedicated", online_memory_mb=16384), amepat,
              report(enabled=False, true_gb=16, factor=1.0, avail_pct=68, inuse_mb=4900, pinned_pct=11,
                     file_pct=13, rec_gb=2, rec_factor=8.0))
-    (f,) = run_rule(ar.lpar_oversized, h)
+    (f,) = run_rule(ame_amepat.lpar_oversized, h)
     # 4900 x 1.3 = 6370 -> 7168 MB (next whole GB)
     assert "about 7168 MB" in f.message and "desired_mem=7168,mem_expansion=0" in f.fix.hmc[0]
-    assert run_rule(ar.amepat_recommendation, h) == []  # the unrealistic pick is not relayed
+    assert run_rule(ame_amepat.amepat_recommendation, h) == []  # the unrealistic pick is not relayed
 
 
 def test_uncompressible_workload_from_vmstat_v():
     h = feed(ame_host(), vmstat_v, "# vmstat -vc\n 4194304 memory pages\n 1258291 pinned pages\n"
                                    " 45.0 numperm percentage\n")
-    (f,) = run_rule(ar.uncompressible_workload, h)
+    (f,) = run_rule(ame_workload.uncompressible_workload, h)
     assert "file cache 45% + pinned 30% = 75%" in f.message and "mem_expansion=0" in f.fix.hmc[0]
     plain = feed(host("lp7", memory_mode="Dedicated"), vmstat_v, "# vmstat -v\n 4194304 memory pages\n"
                                                                  " 1258291 pinned pages\n 45.0 numperm percentage\n")
-    assert run_rule(ar.uncompressible_workload, plain) == []  # no AME, no amepat
+    assert run_rule(ame_workload.uncompressible_workload, plain) == []  # no AME, no amepat
 
 
 VMO_AME = """# vmo -L vmm_mpsize_support -L ame_minfree_mem -L ame_maxfree_mem -L ame_cpus_per_pool
@@ -153,18 +155,18 @@ def vmo(h, cpp="8", maxf="24M", minf="8M", mps="-1"):
 
 
 def test_64k_compression_under_ame():
-    (f,) = run_rule(ar.ame_64k_compression, vmo(ame_host(), mps="1"))
+    (f,) = run_rule(ame_workload.ame_64k_compression, vmo(ame_host(), mps="1"))
     assert f.fix.root == ["vmo -r -o vmm_mpsize_support=-1", "bosboot -a", "shutdown -Fr"]
     assert f.rollback.root[0] == "vmo -r -o vmm_mpsize_support=1" and f.disruption == ["reboot"]
-    assert run_rule(ar.ame_64k_compression, vmo(ame_host())) == []
-    assert run_rule(ar.ame_64k_compression, vmo(host("lp7", memory_mode="Dedicated"), mps="1")) == []
+    assert run_rule(ame_workload.ame_64k_compression, vmo(ame_host())) == []
+    assert run_rule(ame_workload.ame_64k_compression, vmo(host("lp7", memory_mode="Dedicated"), mps="1")) == []
 
 
 def test_ame_tunables_off_default_and_inconsistent():
-    (f,) = run_rule(ar.ame_tunables, vmo(ame_host(), cpp="4"))
+    (f,) = run_rule(ame_tunables.ame_tunables, vmo(ame_host(), cpp="4"))
     assert f.fix.root == ["vmo -r -d ame_cpus_per_pool", "bosboot -a", "shutdown -Fr"] and f.level == "info"
     assert f.rollback.root[0] == "vmo -r -o ame_cpus_per_pool=4"
-    (g,) = run_rule(ar.ame_tunables, vmo(ame_host(), minf="24M"))
+    (g,) = run_rule(ame_tunables.ame_tunables, vmo(ame_host(), minf="24M"))
     assert g.level == "warning" and "257 KB" in g.message and "vmo -p -d ame_minfree_mem" in g.fix.root
-    assert run_rule(ar.ame_tunables, vmo(ame_host())) == []
-    assert run_rule(ar.ame_tunables, vmo(host("lp7"), cpp="n/a", maxf="n/a", minf="n/a")) == []
+    assert run_rule(ame_tunables.ame_tunables, vmo(ame_host())) == []
+    assert run_rule(ame_tunables.ame_tunables, vmo(host("lp7"), cpp="n/a", maxf="n/a", minf="n/a")) == []

@@ -1,7 +1,13 @@
 from lparscope.model.frame import SharedPool
 from lparscope.rules.config import Config
-from lparscope.rules.frame_cpu import (frame_ec_above_pool, frame_pool_peak, frame_profile_drift, frame_vios_weight,
-                                       frame_vp_above_pool, frame_weights_flat)
+from lparscope.rules.frame.processor import (
+    frame_ec_above_pool,
+    frame_pool_peak,
+    frame_vios_weight,
+    frame_vp_above_pool,
+    frame_weights_flat,
+)
+from lparscope.rules.frame.profiles import frame_profile_drift
 
 from ._frame_builders import estate, frame, part, use
 from .conftest import host

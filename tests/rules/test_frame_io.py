@@ -2,7 +2,11 @@ from types import SimpleNamespace
 
 from lparscope.model.estate import Evidence
 from lparscope.rules.config import Config
-from lparscope.rules.frame_io import frame_npiv_client_vs_port, frame_npiv_port_clients, frame_vscsi_client_vs_backing
+from lparscope.rules.frame.storage import (
+    frame_npiv_client_vs_port,
+    frame_npiv_port_clients,
+    frame_vscsi_client_vs_backing,
+)
 
 from ._frame_builders import estate, frame, part, slot
 from .conftest import device, host

@@ -1,6 +1,10 @@
 from lparscope.model.frame import hpt_mb
 from lparscope.rules.config import Config
-from lparscope.rules.frame_memory import frame_firmware_memory, frame_hpt_total, frame_mem_max_above_need
+from lparscope.rules.frame.memory import (
+    frame_firmware_memory,
+    frame_hpt_total,
+    frame_mem_max_above_need,
+)
 
 from ._frame_builders import estate, frame, part
 from .conftest import host

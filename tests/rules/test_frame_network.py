@@ -1,7 +1,8 @@
 from types import SimpleNamespace
 
 from lparscope.model.estate import Estate
-from lparscope.rules import frame_network
+from lparscope.rules.frame import nib as frame_nib
+from lparscope.rules.frame import sea as frame_sea
 
 from .conftest import device, host, run_rule, stats
 
@@ -22,10 +23,10 @@ def _estate(primaries: list[int]) -> Estate:
 
 
 def test_nib_primaries_all_on_one_vios():
-    (f,) = run_rule(frame_network.nib_balance, _estate([1, 1, 1, 1]))
+    (f,) = run_rule(frame_nib.nib_balance, _estate([1, 1, 1, 1]))
     assert f.host == "vios1" and "4 of 4" in f.message and "Move 2" in f.message
     assert "chdev -l ent2 -a adapter_names=ent1 -a backup_adapter=ent0" in f.fix.root
-    assert run_rule(frame_network.nib_balance, _estate([1, 2, 1, 2])) == []
+    assert run_rule(frame_nib.nib_balance, _estate([1, 2, 1, 2])) == []
 
 
 def _vios_with_seastat(ha_mode: str, per_vlan: dict[int, int]):
@@ -38,7 +39,7 @@ def _vios_with_seastat(ha_mode: str, per_vlan: dict[int, int]):
 
 
 def test_busy_vlans_behind_one_primary_sea():
-    (f,) = run_rule(frame_network.busy_vlans_one_vios, _vios_with_seastat("auto", {10: 600, 20: 400}))
+    (f,) = run_rule(frame_sea.busy_vlans_one_vios, _vios_with_seastat("auto", {10: 600, 20: 400}))
     assert "VLAN 10 60%" in f.message and "ha_mode=sharing" in f.fix.padmin[0]
-    assert run_rule(frame_network.busy_vlans_one_vios, _vios_with_seastat("auto", {10: 990, 20: 10})) == []
-    assert run_rule(frame_network.busy_vlans_one_vios, _vios_with_seastat("sharing", {10: 600, 20: 400})) == []
+    assert run_rule(frame_sea.busy_vlans_one_vios, _vios_with_seastat("auto", {10: 990, 20: 10})) == []
+    assert run_rule(frame_sea.busy_vlans_one_vios, _vios_with_seastat("sharing", {10: 600, 20: 400})) == []

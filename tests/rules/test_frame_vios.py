@@ -1,8 +1,12 @@
 from types import SimpleNamespace
 
 from lparscope.rules.config import Config
-from lparscope.rules.frame_vios import (frame_sea_ha_mode, frame_sea_trunk_priority, frame_sea_vlans_differ,
-                                        frame_single_vios, frame_vios_failover)
+from lparscope.rules.frame.sea import (
+    frame_sea_ha_mode,
+    frame_sea_trunk_priority,
+    frame_sea_vlans_differ,
+)
+from lparscope.rules.frame.vios import frame_single_vios, frame_vios_failover
 
 from ._frame_builders import estate, frame, part, slot, trunk, use
 from .conftest import device, host

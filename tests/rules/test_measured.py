@@ -1,6 +1,6 @@
 from lparscope.model.build import apply
-from lparscope.rules import measured
 from lparscope.rules.config import Config
+from lparscope.rules.measured import network_tests as measured_network_tests
 from lparscope.sources import netif, nettest
 
 from .conftest import device, host, run_rule
@@ -38,7 +38,7 @@ def _host(mtu_bypass="off", text=IPERF.format(rate="971 Mbits/sec")):
 
 
 def test_iperf_below_share_without_largesend():
-    (f,) = run_rule(measured.throughput_without_largesend, _host())
+    (f,) = run_rule(measured_network_tests.throughput_without_largesend, _host())
     assert f.subject == "en0"  # the test's local address picks en0, not en1
     assert "0.97 Gb/s per stream" in f.message and "below 1.90 Gb/s" in f.message
     assert f.fix.root[0] == "chdev -l en0 -a mtu_bypass=on" and f.rollback.root == ["chdev -l en0 -a mtu_bypass=off"]
@@ -47,19 +47,19 @@ def test_iperf_below_share_without_largesend():
 
 def test_ftp_dd_single_stream_and_threshold():
     h = _host(text=FTP.format(secs="69.40"))  # 0.99 Gb/s: 001's "1 Gb/s without largesend"
-    found = run_rule(measured.throughput_without_largesend, h)
+    found = run_rule(measured_network_tests.throughput_without_largesend, h)
     # no local address in an ftp summary: every en interface without largesend is reported
     assert [x.subject for x in found] == ["en0", "en1"]
     assert "ftp to lpar8: 0.99 Gb/s" in found[0].message and found[0].values["suggested"].startswith("mtu_bypass=on")
-    assert run_rule(measured.throughput_without_largesend, h, Config(thresholds={"meas_throughput_min_share": 0.2})) == []
+    assert run_rule(measured_network_tests.throughput_without_largesend, h, Config(thresholds={"meas_throughput_min_share": 0.2})) == []
 
 
 def test_quiet_with_largesend_fast_result_or_receiver_side():
-    assert run_rule(measured.throughput_without_largesend, _host(mtu_bypass="on")) == []
-    assert run_rule(measured.throughput_without_largesend, _host(text=IPERF.format(rate="3.81 Gbits/sec"))) == []
+    assert run_rule(measured_network_tests.throughput_without_largesend, _host(mtu_bypass="on")) == []
+    assert run_rule(measured_network_tests.throughput_without_largesend, _host(text=IPERF.format(rate="3.81 Gbits/sec"))) == []
     server = IPERF.replace("root@lpar7:/ # iperf -c lpar8\n", "root@lpar7:/ # iperf -s\n").replace(
         "Client connecting to lpar8, TCP port 5001", "Server listening on TCP port 5001")
-    assert run_rule(measured.throughput_without_largesend, _host(text=server)) == []
+    assert run_rule(measured_network_tests.throughput_without_largesend, _host(text=server)) == []
 
 
 def test_largesend_flag_from_ifconfig_when_no_attribute():
@@ -70,20 +70,20 @@ def test_largesend_flag_from_ifconfig_when_no_attribute():
     device(h, "en0", "interface")
     h.devices["en0"].attrs.clear()
     apply(h, "nettest", nettest.parse(IPERF.format(rate="971 Mbits/sec")), "iperf.txt", 0)
-    (f,) = run_rule(measured.throughput_without_largesend, h)
+    (f,) = run_rule(measured_network_tests.throughput_without_largesend, h)
     assert "ifconfig.txt:2" in {str(e) for e in f.evidence}
 
 
 def test_latency_is_context():
     h = host("lpar7")
     apply(h, "nettest", nettest.parse(NETLAT), "lat.txt", 0)
-    (f,) = run_rule(measured.measured_latency, h)
+    (f,) = run_rule(measured_network_tests.measured_latency, h)
     assert f.level == "info" and "average RTT 0.05415 ms" in f.message and "via en0" in f.message
     assert f.fix.root[-1] == "./netlatency.sh -i en0 -d lpar8 -c 20"
     assert [str(e) for e in f.evidence] == ["lat.txt:6"]
     empty = host("lpar9")
     apply(empty, "nettest", nettest.parse("root@lpar9:/ # ./netlatency.sh -i en0 -d x -c 2\nAverage latency (RTT): nan ms\n"), "l.txt", 0)
-    assert run_rule(measured.measured_latency, empty) == []
+    assert run_rule(measured_network_tests.measured_latency, empty) == []
 
 
 def test_ping_loss_reported_in_context():
@@ -91,5 +91,5 @@ def test_ping_loss_reported_in_context():
     apply(h, "nettest", nettest.parse("root@lpar7:/ # ping -c 5 lpar8\n----lpar8 PING Statistics----\n"
                                       "5 packets transmitted, 4 packets received, 20% packet loss\n"
                                       "round-trip min/avg/max = 0/0/1 ms\n"), "ping.txt", 0)
-    (f,) = run_rule(measured.measured_latency, h)
+    (f,) = run_rule(measured_network_tests.measured_latency, h)
     assert "20% packet loss" in f.message and "4/5 replies" in f.message

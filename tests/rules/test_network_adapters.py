@@ -1,8 +1,10 @@
 from pathlib import Path
 
 from lparscope.pipeline import analyze
-from lparscope.rules import network_adapters as na
 from lparscope.rules.config import Config
+from lparscope.rules.network import adapters as network_adapters
+from lparscope.rules.network import link_speed as network_link_speed
+from lparscope.rules.network import virtual_ethernet as network_virtual_ethernet
 
 from .conftest import device, host, run_rule, stats
 
@@ -16,14 +18,14 @@ def _phys(h, name="ent0", description=TEN_G, **kw):
 def test_flow_control_attribute_off_and_switch_disabled():
     h = host("vios1", "vios")
     _phys(h, flow_ctrl="no")
-    (f,) = run_rule(na.phys_flow_control, h)
+    (f,) = run_rule(network_adapters.phys_flow_control, h)
     assert f.fix.padmin[0] == "chdev -dev ent0 -attr flow_ctrl=yes -perm"
     assert f.fix.root[0] == "chdev -l ent0 -a flow_ctrl=yes -P"
     assert f.rollback.root[0] == "chdev -l ent0 -a flow_ctrl=no -P" and f.disruption == ["reboot"]
     # attribute on, but the switch refused it (001)
     h2 = host("vios1", "vios")
     _phys(h2, flow_ctrl="yes", stats=stats(flow_control="Disabled", lines={"flow_control": 40}))
-    (g,) = run_rule(na.phys_flow_control, h2)
+    (g,) = run_rule(network_adapters.phys_flow_control, h2)
     assert "switch" in g.message and g.values["current"] == "status Disabled"
     assert g.evidence[0].line == 40
 
@@ -31,34 +33,34 @@ def test_flow_control_attribute_off_and_switch_disabled():
 def test_flow_control_quiet_when_enabled():
     h = host("vios1", "vios")
     _phys(h, flow_ctrl="yes", stats=stats(flow_control="Enabled"))
-    assert run_rule(na.phys_flow_control, h) == []
+    assert run_rule(network_adapters.phys_flow_control, h) == []
 
 
 def test_offloads_off_by_attribute_name_variants():
     h = host()
     _phys(h, chksum_offload="yes", large_send="no", large_receive="no")
     _phys(h, "ent2", largesend=0)
-    f, g = run_rule(na.phys_offloads, h)
+    f, g = run_rule(network_adapters.phys_offloads, h)
     assert f.subject == "ent0" and f.fix.root[0] == "chdev -l ent0 -a large_send=yes -a large_receive=yes -P"
     assert f.rollback.root[0] == "chdev -l ent0 -a large_send=no -a large_receive=no -P"
     assert g.values == {"current": "largesend=0", "suggested": "largesend=1"}
     ok = host()
     _phys(ok, chksum_offload="yes", large_send="yes", large_receive="yes")
-    assert run_rule(na.phys_offloads, ok) == []
+    assert run_rule(network_adapters.phys_offloads, ok) == []
 
 
 def test_speed_below_port_from_media_speed_and_data_rate():
     h = host()
     _phys(h, media_speed="1000_Full_Duplex",
           stats=stats(media_speed_running="1000 Mbps Full Duplex", adapter_data_rate=2000, device_type=TEN_G))
-    (f,) = run_rule(na.phys_speed, h)
+    (f,) = run_rule(network_adapters.phys_speed, h)
     assert f.values == {"current": "1000 Mbit/s", "suggested": "10000 Mbit/s"}
     assert "chdev -l ent0 -a media_speed=Auto_Negotiation -P" in f.fix.root
     assert f.rollback.root[0] == "chdev -l ent0 -a media_speed=1000_Full_Duplex -P"
     # data rate only: 2000 = 1 Gb full duplex on a 10 Gb port
     h2 = host()
     _phys(h2, stats=stats(adapter_data_rate=2000))
-    (g,) = run_rule(na.phys_speed, h2)
+    (g,) = run_rule(network_adapters.phys_speed, h2)
     assert g.values["current"] == "1000 Mbit/s" and g.disruption == []
 
 
@@ -70,55 +72,55 @@ def test_speed_quiet_at_full_speed_or_unknown_capability():
     _phys(h, "ent2", "PCIe2 4-port (10Gb FCoE & 1GbE) SR&RJ45 Adapter", stats=stats(adapter_data_rate=2000))
     _phys(h, "ent3", "4-Port 10/100/1000 Base-TX PCI-Express Adapter (14106803)",
           stats=stats(media_speed_running="1000 Mbps Full Duplex"))
-    assert run_rule(na.phys_speed, h) == []
-    assert na.port_capability_mbps(h.devices["ent3"]) == 1000
+    assert run_rule(network_adapters.phys_speed, h) == []
+    assert network_link_speed.port_capability_mbps(h.devices["ent3"]) == 1000
 
 
 def test_tx_queue_overflow():
     h = host()
     _phys(h, tx_que_sz=8192, stats=stats(counters={"sw_tx_queue_overflow": 5230, "max_sw_tx_queue_packets": 8192},
                                           lines={"sw_tx_queue_overflow": 12}))
-    (f,) = run_rule(na.phys_tx_queue_overflow, h)
+    (f,) = run_rule(network_adapters.phys_tx_queue_overflow, h)
     assert "S/W Transmit Queue Overflow 5230" in f.message and "tx_que_sz=8192" in f.message
     assert f.fix.root[0].startswith("lsattr -Rl ent0 -a tx_que_sz")
     assert f.rollback.root[0] == "chdev -l ent0 -a tx_que_sz=8192 -P"
     h.devices["ent0"].stats.counters["sw_tx_queue_overflow"] = 0
-    assert run_rule(na.phys_tx_queue_overflow, h) == []
+    assert run_rule(network_adapters.phys_tx_queue_overflow, h) == []
 
 
 def test_rx_errors_severity_follows_share_of_packets():
     h = host()
     _phys(h, rxdesc_que_sz=1024, stats=stats(counters={"rx_packets": 1_000_000, "no_resource_errors": 2000, "crc_errors": 0}))
-    (f,) = run_rule(na.phys_rx_errors, h)
+    (f,) = run_rule(network_adapters.phys_rx_errors, h)
     assert f.level == "critical" and f.values["no_resource_errors"] == "2000"  # 0.2 % >= 0.1 %
     assert "chdev -l ent0 -a rxdesc_que_sz=<largest value lsattr -Rl lists> -P" in f.fix.root
     assert f.rollback.root[0] == "chdev -l ent0 -a rxdesc_que_sz=1024 -P"
     h.devices["ent0"].stats.counters.update(no_resource_errors=0, crc_errors=50)  # 0.005 %: warning
-    (g,) = run_rule(na.phys_rx_errors, h)
+    (g,) = run_rule(network_adapters.phys_rx_errors, h)
     assert g.level == "warning" and any("cable" in c for c in g.fix.root) and g.disruption == []
     h.devices["ent0"].stats.counters.update(crc_errors=3)  # 0.0003 %: info
-    assert run_rule(na.phys_rx_errors, h)[0].level == "info"
+    assert run_rule(network_adapters.phys_rx_errors, h)[0].level == "info"
     cfg = Config(thresholds={"phys_rx_error_ratio_warning": 0.000001})
-    assert run_rule(na.phys_rx_errors, h, cfg)[0].level == "warning"
+    assert run_rule(network_adapters.phys_rx_errors, h, cfg)[0].level == "warning"
     h.devices["ent0"].stats.counters.update(crc_errors=0)
-    assert run_rule(na.phys_rx_errors, h) == []
+    assert run_rule(network_adapters.phys_rx_errors, h) == []
 
 
 def test_dcbflush_only_on_large_frames():
     h = host(system_cores=64)
     device(h, "ent0", "virtual", "Virtual I/O Ethernet Adapter (l-lan)", dcbflush_local="no")
-    (f,) = run_rule(na.veth_dcbflush, h)
+    (f,) = run_rule(network_virtual_ethernet.veth_dcbflush, h)
     assert f.level == "info" and "chdev -l ent0 -a dcbflush_local=yes" in f.fix.root
     assert f.fix.root[0] == "chdev -l en0 -a state=down" and f.disruption == ["interface-down"]
     v = host("vios1", "vios", system_cores=64)
     device(v, "ent5", "trunk", "Virtual I/O Ethernet Adapter (l-lan)", dcbflush_local="no")
-    (g,) = run_rule(na.veth_dcbflush, v)
+    (g,) = run_rule(network_virtual_ethernet.veth_dcbflush, v)
     assert g.fix.padmin[0] == "chdev -dev ent5 -attr dcbflush_local=yes -perm"
     small = host(system_cores=20)  # the example frame: 20 cores
     device(small, "ent0", "virtual", dcbflush_local="no")
-    assert run_rule(na.veth_dcbflush, small) == []
+    assert run_rule(network_virtual_ethernet.veth_dcbflush, small) == []
     h.devices["ent0"].attrs["dcbflush_local"].value = "yes"
-    assert run_rule(na.veth_dcbflush, h) == []
+    assert run_rule(network_virtual_ethernet.veth_dcbflush, h) == []
 
 
 def _rows(min_tiny, max_alloc_tiny):
@@ -130,25 +132,25 @@ def _rows(min_tiny, max_alloc_tiny):
 def test_trunk_min_max_under_load():
     v = host("vios1", "vios")
     device(v, "ent5", "trunk", stats=stats(receive_buffers=_rows(512, 2100), hypervisor_receive_failures=0))
-    (f,) = run_rule(na.trunk_min_max, v)
+    (f,) = run_rule(network_virtual_ethernet.trunk_min_max, v)
     assert f.values["suggested"] == "min_buf_tiny=4096 min_buf_small=4096"
     assert f.fix.padmin[0] == "chdev -dev ent5 -attr min_buf_tiny=4096 min_buf_small=4096 -perm"
     assert f.rollback.padmin[0] == "chdev -dev ent5 -attr min_buf_tiny=512 min_buf_small=2048 -perm"
     # hypervisor failures alone are load too
     device(v, "ent5", "trunk", stats=stats(receive_buffers=_rows(512, 300), hypervisor_receive_failures=17))
-    assert "hypervisor receive failures 17" in run_rule(na.trunk_min_max, v)[0].message
+    assert "hypervisor receive failures 17" in run_rule(network_virtual_ethernet.trunk_min_max, v)[0].message
 
 
 def test_trunk_min_max_quiet_without_load_or_when_pinned():
     v = host("vios1", "vios")
     device(v, "ent5", "trunk", stats=stats(receive_buffers=_rows(512, 300)))
-    assert run_rule(na.trunk_min_max, v) == []
+    assert run_rule(network_virtual_ethernet.trunk_min_max, v) == []
     pinned = {t: dict(r, min_buffers=r["max_buffers"]) for t, r in _rows(4096, 4096).items()}
     device(v, "ent5", "trunk", stats=stats(receive_buffers=pinned, hypervisor_receive_failures=5))
-    assert run_rule(na.trunk_min_max, v) == []
+    assert run_rule(network_virtual_ethernet.trunk_min_max, v) == []
     c = host()  # a client adapter is NET-VETH-BUFFERS' business
     device(c, "ent0", "trunk", stats=stats(receive_buffers=_rows(512, 2100)))
-    assert run_rule(na.trunk_min_max, c) == []
+    assert run_rule(network_virtual_ethernet.trunk_min_max, c) == []
 
 
 # --- through the parsers: real-format text written for this test ------------------------------

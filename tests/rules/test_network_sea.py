@@ -1,8 +1,10 @@
 from types import SimpleNamespace
 
 from lparscope.model import build
-from lparscope.rules import network_sea as ns
 from lparscope.rules.config import Config
+from lparscope.rules.network import aggregation as network_aggregation
+from lparscope.rules.network import sea as network_sea
+from lparscope.rules.network import sea_ha as network_sea_ha
 from lparscope.sources import netif, odmget
 
 from .conftest import device, host, run_rule, stats
@@ -21,7 +23,7 @@ def _feed(h, kind, module, text, path="t.txt"):
 def test_accounting_disabled_fires_with_fix_and_rollback():
     h = _vios()
     device(h, "ent8", "sea", accounting="disabled")
-    (f,) = run_rule(ns.sea_accounting, h)
+    (f,) = run_rule(network_sea.sea_accounting, h)
     assert f.fix.padmin[0] == "chdev -dev ent8 -attr accounting=enabled"
     assert f.rollback.padmin == ["chdev -dev ent8 -attr accounting=disabled"]
     assert f.level == "info" and f.disruption == []
@@ -31,7 +33,7 @@ def test_accounting_enabled_or_unknown_is_quiet():
     h = _vios()
     device(h, "ent8", "sea", accounting="enabled")
     device(h, "ent9", "sea")  # no lsdev -attr: cannot tell
-    assert run_rule(ns.sea_accounting, h) == []
+    assert run_rule(network_sea.sea_accounting, h) == []
 
 
 # --- jumbo frames -------------------------------------------------------------------------
@@ -48,7 +50,7 @@ def _chain(h, sea_jumbo="yes", ec_jumbo="yes", port_attr=None, port_stat="Enable
 def test_jumbo_mismatch_along_the_chain():
     h = _vios()
     _chain(h, sea_jumbo="yes", ec_jumbo="no", port_stat="Disabled")
-    (f,) = run_rule(ns.sea_jumbo_mismatch, h)
+    (f,) = run_rule(network_sea.sea_jumbo_mismatch, h)
     assert "ent8 jumbo_frames=yes, ent7 use_jumbo_frame=no, ent0 jumbo_frames=no, ent1 jumbo_frames=no" in f.message
     assert f.values["mismatched"] == "ent7, ent0, ent1"
     assert f.fix.padmin[:3] == ["chdev -dev ent7 -attr use_jumbo_frame=yes -perm",
@@ -63,17 +65,17 @@ def test_jumbo_mismatch_along_the_chain():
 def test_jumbo_running_state_wins_over_port_attribute():
     h = _vios()  # ODM says no, but the aggregation turned jumbo on in its ports
     _chain(h, sea_jumbo="yes", ec_jumbo="yes", port_attr="no", port_stat="Enabled")
-    assert run_rule(ns.sea_jumbo_mismatch, h) == []
+    assert run_rule(network_sea.sea_jumbo_mismatch, h) == []
     h2 = _vios()  # without entstat, the attribute is read
     _chain(h2, sea_jumbo="yes", ec_jumbo="yes", port_attr="no", port_stat=None)
-    (f,) = run_rule(ns.sea_jumbo_mismatch, h2)
+    (f,) = run_rule(network_sea.sea_jumbo_mismatch, h2)
     assert f.values["mismatched"] == "ent0, ent1" and f.fix.root[0] == "chdev -l ent0 -a jumbo_frames=yes -P"
 
 
 def test_jumbo_consistent_is_quiet():
     h = _vios()
     _chain(h, sea_jumbo="no", ec_jumbo="no", port_stat="Disabled")
-    assert run_rule(ns.sea_jumbo_mismatch, h) == []
+    assert run_rule(network_sea.sea_jumbo_mismatch, h) == []
 
 
 def test_jumbo_chain_from_entstat_only():
@@ -82,7 +84,7 @@ def test_jumbo_chain_from_entstat_only():
                  jumbo_frames="no")
     phys = device(h, "ent3", "physical", stats=stats(jumbo_frames="Enabled", role="real"))
     phys.parent = sea.name
-    (f,) = run_rule(ns.sea_jumbo_mismatch, h)
+    (f,) = run_rule(network_sea.sea_jumbo_mismatch, h)
     assert f.values["mismatched"] == "ent3" and f.fix.padmin[0] == "chdev -dev ent3 -attr jumbo_frames=no -perm"
 
 
@@ -106,7 +108,7 @@ def test_netaddr_without_ip_on_sea_interface():
     h = _vios()
     device(h, "ent8", "sea", netaddr="10.1.1.254")
     _feed(h, "netif", netif, IFCONFIG, "ifconfig.txt")
-    (f,) = run_rule(ns.sea_netaddr_without_ip, h)
+    (f,) = run_rule(network_sea.sea_netaddr_without_ip, h)
     assert "pings 10.1.1.254" in f.message and "en8 has no IP address (the VIOS address is on en9)" in f.message
     assert "rmtcpip -interface en9" in f.fix.padmin
     assert any(c.startswith("mktcpip -hostname <hostname> -inetaddr <ip-address> -interface en8") for c in f.fix.padmin)
@@ -117,23 +119,23 @@ def test_netaddr_without_ip_on_sea_interface():
 def test_netaddr_quiet_when_ip_on_sea_or_unknown():
     h = _vios()
     device(h, "ent8", "sea", netaddr="10.1.1.254")
-    assert run_rule(ns.sea_netaddr_without_ip, h) == []  # no interface listing: cannot tell
+    assert run_rule(network_sea.sea_netaddr_without_ip, h) == []  # no interface listing: cannot tell
     _feed(h, "netif", netif, NETSTAT_IN, "netstat_in.txt")
-    assert run_rule(ns.sea_netaddr_without_ip, h) == []  # en8 carries 10.1.1.5
+    assert run_rule(network_sea.sea_netaddr_without_ip, h) == []  # en8 carries 10.1.1.5
     h2 = _vios()
     device(h2, "ent8", "sea", netaddr="0")
     _feed(h2, "netif", netif, IFCONFIG)
-    assert run_rule(ns.sea_netaddr_without_ip, h2) == []  # no address to ping
+    assert run_rule(network_sea.sea_netaddr_without_ip, h2) == []  # no address to ping
 
 
 def test_netaddr_from_en_attribute():
     h = _vios()
     device(h, "ent8", "sea", netaddr="10.1.1.254")
     device(h, "en8", "interface", netaddr="")
-    (f,) = run_rule(ns.sea_netaddr_without_ip, h)
+    (f,) = run_rule(network_sea.sea_netaddr_without_ip, h)
     assert f.values["suggested"] == "VIOS IP on en8, or netaddr=0"
     h.devices["en8"].attrs["netaddr"].value = "10.1.1.5"
-    assert run_rule(ns.sea_netaddr_without_ip, h) == []
+    assert run_rule(network_sea.sea_netaddr_without_ip, h) == []
 
 
 # --- ha_mode sharing missing from the ODM ---------------------------------------------------
@@ -156,7 +158,7 @@ PdAt:
 def test_ha_mode_sharing_missing_from_pdat():
     h = _vios()
     _feed(h, "odmget", odmget, ODM_OLD, "odm.txt")
-    (f,) = run_rule(ns.sea_sharing_odm, h)
+    (f,) = run_rule(network_sea_ha.sea_sharing_odm, h)
     assert f.values == {"current": "disabled,auto,standby", "suggested": "disabled,auto,standby,sharing"}
     assert f.fix.root == [
         "odmget -q attribute=ha_mode PdAt > /tmp/ha_mode.PdAt.orig",
@@ -173,7 +175,7 @@ def test_ha_mode_sharing_missing_from_pdat():
 def test_ha_mode_sharing_present_is_quiet():
     h = _vios()
     _feed(h, "odmget", odmget, ODM_OLD.replace("auto,standby", "auto,standby,sharing"))
-    assert run_rule(ns.sea_sharing_odm, h) == []
+    assert run_rule(network_sea_ha.sea_sharing_odm, h) == []
 
 
 # --- load sharing suggestion ----------------------------------------------------------------
@@ -192,7 +194,7 @@ def _sea_pair_member(h, ha_mode="auto", trunks=(("ent5", 10, [20]),)):
 def test_load_sharing_suggested_with_one_trunk_adapter():
     h = _vios()
     _sea_pair_member(h)
-    (f,) = run_rule(ns.sea_load_sharing, h)
+    (f,) = run_rule(network_sea_ha.sea_load_sharing, h)
     assert f.values["vlans"] == "10 20" and f.values["trunk_adapters"] == "1"
     assert f.fix.padmin[-1].startswith("chdev -dev ent8 -attr ha_mode=sharing")
     assert "chdev -dev ent8 -attr virt_adapters=ent5,<new-trunk-ent>" in f.fix.padmin
@@ -204,7 +206,7 @@ def test_load_sharing_suggested_with_one_trunk_adapter():
 def test_load_sharing_two_trunks_needs_no_dlpar():
     h = _vios()
     _sea_pair_member(h, trunks=(("ent5", 10, []), ("ent9", 30, [40])))
-    (f,) = run_rule(ns.sea_load_sharing, h)
+    (f,) = run_rule(network_sea_ha.sea_load_sharing, h)
     assert f.values["vlans"] == "10 30 40" and f.fix.hmc == [] and f.disruption == []
     assert f.fix.padmin == ["chdev -dev ent8 -attr ha_mode=sharing   # on the primary VIOS first, then on the backup"]
 
@@ -212,10 +214,10 @@ def test_load_sharing_two_trunks_needs_no_dlpar():
 def test_load_sharing_quiet_when_sharing_or_single_vlan():
     h = _vios()
     _sea_pair_member(h, ha_mode="sharing")
-    assert run_rule(ns.sea_load_sharing, h) == []
+    assert run_rule(network_sea_ha.sea_load_sharing, h) == []
     h2 = _vios()
     _sea_pair_member(h2, trunks=(("ent5", 10, []),))
-    assert run_rule(ns.sea_load_sharing, h2) == []
+    assert run_rule(network_sea_ha.sea_load_sharing, h2) == []
 
 
 # --- largesend with Linux clients -----------------------------------------------------------
@@ -225,7 +227,7 @@ def test_largesend_with_linux_clients():
     device(h, "ent8", "sea", largesend=1, large_receive="yes")
     h.npiv_mappings.append(SimpleNamespace(vfchost="vfchost0", client_id=7, client_name="rhel1", client_os="Linux",
                                            _evidence=None))
-    (f,) = run_rule(ns.sea_largesend_linux, h)
+    (f,) = run_rule(network_sea.sea_largesend_linux, h)
     assert f.fix.padmin[-1] == "chdev -dev ent8 -attr largesend=0 large_receive=no"
     assert f.rollback.padmin == ["chdev -dev ent8 -attr largesend=1 large_receive=yes"]
     assert f.values["linux_clients"] == "rhel1"
@@ -234,9 +236,9 @@ def test_largesend_with_linux_clients():
 def test_largesend_quiet_without_client_os_or_linux():
     h = _vios()
     device(h, "ent8", "sea", largesend=1, large_receive="yes")
-    assert run_rule(ns.sea_largesend_linux, h) == []  # no ClntOS information
+    assert run_rule(network_sea.sea_largesend_linux, h) == []  # no ClntOS information
     h.npiv_mappings.append(SimpleNamespace(vfchost="vfchost0", client_id=3, client_name="aix1", client_os="AIX"))
-    assert run_rule(ns.sea_largesend_linux, h) == []
+    assert run_rule(network_sea.sea_largesend_linux, h) == []
 
 
 # --- link aggregation under an SEA ----------------------------------------------------------
@@ -245,34 +247,34 @@ def test_backup_adapter_under_sea_failover():
     h = _vios()
     device(h, "ent8", "sea", real_adapter="ent7", ha_mode="auto")
     device(h, "ent7", "etherchannel", adapter_names="ent0,ent1", backup_adapter="ent2", netaddr="0")
-    (f,) = run_rule(ns.lagg_backup_under_sea, h)
+    (f,) = run_rule(network_aggregation.lagg_backup_under_sea, h)
     assert f.fix.padmin == ["cfglnagg -rm -parent ent8 ent7 ent2"]
     assert f.rollback.padmin == ["cfglnagg -add -backup -parent ent8 ent7 ent2"]
     assert f.fix.root == ["/usr/lib/methods/ethchan_config -d -p ent8 ent7 ent2"]
-    assert run_rule(ns.lagg_netaddr_under_sea, h) == []
+    assert run_rule(network_aggregation.lagg_netaddr_under_sea, h) == []
 
 
 def test_backup_adapter_quiet_without_failover_or_backup():
     h = _vios()
     device(h, "ent8", "sea", real_adapter="ent7", ha_mode="disabled")
     device(h, "ent7", "etherchannel", adapter_names="ent0,ent1", backup_adapter="ent2")
-    assert run_rule(ns.lagg_backup_under_sea, h) == []
+    assert run_rule(network_aggregation.lagg_backup_under_sea, h) == []
     h2 = _vios()
     device(h2, "ent8", "sea", real_adapter="ent7", ha_mode="auto")
     device(h2, "ent7", "etherchannel", adapter_names="ent0,ent1", backup_adapter="NONE")
-    assert run_rule(ns.lagg_backup_under_sea, h2) == []
+    assert run_rule(network_aggregation.lagg_backup_under_sea, h2) == []
 
 
 def test_netaddr_on_aggregation_under_sea():
     h = _vios()
     device(h, "ent8", "sea", real_adapter="ent7", ha_mode="auto")
     device(h, "ent7", "etherchannel", adapter_names="ent0,ent1", backup_adapter="NONE", netaddr="10.1.1.1")
-    (f,) = run_rule(ns.lagg_netaddr_under_sea, h)
+    (f,) = run_rule(network_aggregation.lagg_netaddr_under_sea, h)
     assert f.fix.padmin[0] == "cfglnagg -parent ent8 -attr netaddr=0 ent7"
     assert f.rollback.root == ["/usr/lib/methods/ethchan_config -c -p ent8 ent7 netaddr 10.1.1.1"]
     h2 = _vios()  # an aggregation with no SEA on top may ping
     device(h2, "ent7", "etherchannel", adapter_names="ent0,ent1", netaddr="10.1.1.1")
-    assert run_rule(ns.lagg_netaddr_under_sea, h2) == []
+    assert run_rule(network_aggregation.lagg_netaddr_under_sea, h2) == []
 
 
 # --- transmit spread (000 Table 3-12) -------------------------------------------------------
@@ -292,7 +294,7 @@ def _lagg(h, members, hash_mode="default"):
 def test_tx_spread_table_3_12():
     h = _vios()
     _lagg(h, TABLE_3_12)
-    (f,) = run_rule(ns.lagg_tx_spread, h)
+    (f,) = run_rule(network_aggregation.lagg_tx_spread, h)
     assert "ent6 transmits 65% of the packets (fair share 25% of 4 ports; hash_mode=default)" in f.message
     assert "ent0 tx 811028335 (3%) rx 1239805118 (12%)" in f.values["ports"]
     assert "ent6 tx 19992956659 (65%) rx 4671940746 (45%)" in f.values["ports"]
@@ -304,18 +306,18 @@ def test_tx_spread_table_3_12():
 def test_tx_spread_already_src_dst_port_is_info():
     h = _vios()
     _lagg(h, TABLE_3_12, hash_mode="src_dst_port")
-    (f,) = run_rule(ns.lagg_tx_spread, h)
+    (f,) = run_rule(network_aggregation.lagg_tx_spread, h)
     assert f.level == "info" and f.rollback.padmin == []
 
 
 def test_tx_spread_balanced_or_threshold_is_quiet():
     h = _vios()
     _lagg(h, {"ent0": (571203310, 655120344), "ent1": (546118427, 646361873)})
-    assert run_rule(ns.lagg_tx_spread, h) == []
+    assert run_rule(network_aggregation.lagg_tx_spread, h) == []
     h2 = _vios()  # 63% on one of two ports: below 1.5 x 50%
     _lagg(h2, {"ent0": (6893411, 7410087), "ent1": (4120933, 4506122)})
-    assert run_rule(ns.lagg_tx_spread, h2) == []
-    assert len(run_rule(ns.lagg_tx_spread, h2, Config(thresholds={"lagg_tx_share_factor": 1.2}))) == 1
+    assert run_rule(network_aggregation.lagg_tx_spread, h2) == []
+    assert len(run_rule(network_aggregation.lagg_tx_spread, h2, Config(thresholds={"lagg_tx_share_factor": 1.2}))) == 1
     h3 = _vios()  # too few packets to judge
     _lagg(h3, {"ent0": (900, 0), "ent1": (10, 0)})
-    assert run_rule(ns.lagg_tx_spread, h3) == []
+    assert run_rule(network_aggregation.lagg_tx_spread, h3) == []

@@ -3,7 +3,7 @@ from types import SimpleNamespace
 
 from lparscope.model.estate import Estate, Setting, Sourced
 from lparscope.pipeline import analyze
-from lparscope.rules import network_tcpip as nt
+from lparscope.rules.network import tcpip as network_tcpip
 from lparscope.sources.netif import Interface
 
 from .conftest import device, ev, host, run_rule, stats
@@ -31,19 +31,19 @@ def test_isno_disabled_lists_ignored_interface_values():
     h = host()
     _no(h, use_isno=0)
     _ifconfig(h, "en0", tcp_sendspace=262144, tcp_recvspace=262144, rfc1323=1)
-    (f,) = run_rule(nt.isno_disabled, h)
+    (f,) = run_rule(network_tcpip.isno_disabled, h)
     assert f.fix.root[0] == "no -p -o use_isno=1" and f.rollback.root == ["no -p -o use_isno=0"]
     assert "en0: tcp_sendspace 262144" in f.message
     assert f.evidence[0].path == "no.txt" and f.evidence[1].path == "ifconfig.txt" and f.evidence[1].line == 13
     _no(h, use_isno=1)
-    assert run_rule(nt.isno_disabled, h) == []
+    assert run_rule(network_tcpip.isno_disabled, h) == []
 
 
 def test_isno_below_global_no():
     h = host()
     _no(h, use_isno=1, tcp_sendspace=524288, tcp_recvspace=16384, rfc1323=1)
     device(h, "en1", "interface", tcp_sendspace=131072, tcp_recvspace=65536, rfc1323=0)
-    (f,) = run_rule(nt.isno_below_no, h)
+    (f,) = run_rule(network_tcpip.isno_below_no, h)
     assert f.fix.root == ["chdev -l en1 -a tcp_sendspace=524288 -a rfc1323=1"]
     assert f.rollback.root == ["chdev -l en1 -a tcp_sendspace=131072 -a rfc1323=0"]
 
@@ -54,19 +54,19 @@ def test_isno_above_global_is_right():
     _no(h, use_isno=1, tcp_sendspace=16384, tcp_recvspace=16384, rfc1323=0, sb_max=1048576, tcp_nodelayack=0)
     _ifconfig(h, "en0", tcp_sendspace=262144, tcp_recvspace=262144, rfc1323=1)
     device(h, "en0", "interface", tcp_sendspace=262144, tcp_recvspace=262144, rfc1323=1)
-    for fn in (nt.isno_below_no, nt.isno_disabled, nt.sb_max_small, nt.nodelayack_global, nt.tcp_10g_window):
+    for fn in (network_tcpip.isno_below_no, network_tcpip.isno_disabled, network_tcpip.sb_max_small, network_tcpip.nodelayack_global, network_tcpip.tcp_10g_window):
         assert run_rule(fn, h) == [], fn.__name__
     _virtual_en(h)  # now the link speed is known: still right
     h.devices["en0"].attrs.update({k: Setting(str(v), ev(7)) for k, v in
                                    dict(tcp_sendspace=262144, tcp_recvspace=262144, rfc1323=1).items()})
-    assert run_rule(nt.tcp_10g_window, h) == []
+    assert run_rule(network_tcpip.tcp_10g_window, h) == []
 
 
 def test_10g_window_falls_back_to_global_values():
     h = host()
     _no(h, use_isno=1, tcp_sendspace=16384, tcp_recvspace=16384, rfc1323=0)
     _virtual_en(h, tcp_sendspace="", tcp_recvspace="", rfc1323="")  # no ISNO set on the interface
-    (f,) = run_rule(nt.tcp_10g_window, h)
+    (f,) = run_rule(network_tcpip.tcp_10g_window, h)
     assert f.level == "warning" and "10000 Mbit/s" in f.message
     assert f.fix.root[0] == "chdev -l en0 -a rfc1323=1 -a tcp_sendspace=262144 -a tcp_recvspace=262144"
     assert f.rollback.root == ["chdev -l en0 -a rfc1323=0 -a tcp_sendspace=16384 -a tcp_recvspace=16384"]
@@ -76,7 +76,7 @@ def test_10g_window_buffers_only_is_info_and_isno_off_uses_no():
     h = host()
     _no(h, use_isno=0, tcp_sendspace=65536, tcp_recvspace=65536, rfc1323=1)
     _virtual_en(h, tcp_sendspace=262144, tcp_recvspace=262144, rfc1323=1)  # ignored: use_isno=0
-    (f,) = run_rule(nt.tcp_10g_window, h)
+    (f,) = run_rule(network_tcpip.tcp_10g_window, h)
     assert f.level == "info"
     assert f.fix.root[0] == "no -p -o tcp_sendspace=262144 -o tcp_recvspace=262144"
     # a 1 Gb physical port is not in scope
@@ -85,28 +85,28 @@ def test_10g_window_buffers_only_is_info_and_isno_off_uses_no():
     device(g, "ent0", "physical", "Gigabit Ethernet PCIe Adapter (e4145716e4142004)",
            stats=stats(media_speed_running="1000 Mbps Full Duplex"))
     device(g, "en0", "interface")
-    assert run_rule(nt.tcp_10g_window, g) == []
+    assert run_rule(network_tcpip.tcp_10g_window, g) == []
 
 
 def test_sb_max():
     h = host()
     _no(h, sb_max=1048576, tcp_sendspace=16384)
     _ifconfig(h, "en0", tcp_sendspace=1048576, tcp_recvspace=1048576, rfc1323=1)
-    (f,) = run_rule(nt.sb_max_small, h)
+    (f,) = run_rule(network_tcpip.sb_max_small, h)
     assert f.values == {"current": "1048576", "suggested": "2097152"}
     assert f.fix.root == ["no -p -o sb_max=2097152"] and f.rollback.root == ["no -p -o sb_max=1048576"]
     _no(h, sb_max=4194304)
-    assert run_rule(nt.sb_max_small, h) == []
+    assert run_rule(network_tcpip.sb_max_small, h) == []
 
 
 def test_nodelayack_global():
     h = host()
     _no(h, tcp_nodelayack=1)
-    (f,) = run_rule(nt.nodelayack_global, h)
+    (f,) = run_rule(network_tcpip.nodelayack_global, h)
     assert f.level == "info" and f.fix.root[0] == "no -p -o tcp_nodelayack=0"
     assert f.rollback.root == ["no -p -o tcp_nodelayack=1"]
     _no(h, tcp_nodelayack=0)
-    assert run_rule(nt.nodelayack_global, h) == []
+    assert run_rule(network_tcpip.nodelayack_global, h) == []
 
 
 def _estate(pvid, bridged=(10, 20), mtu=65390):
@@ -121,22 +121,22 @@ def _estate(pvid, bridged=(10, 20), mtu=65390):
 
 
 def test_client_mtu_bridged_vlan_goes_back_to_1500_with_mtu_bypass():
-    (f,) = run_rule(nt.client_mtu_raised, _estate(pvid=10, mtu=9000))
+    (f,) = run_rule(network_tcpip.client_mtu_raised, _estate(pvid=10, mtu=9000))
     assert "bridged by an SEA" in f.message and "001" in f.message
     assert f.fix.root == ["chdev -l en0 -a mtu=1500", "chdev -l en0 -a mtu_bypass=on"]
     assert f.rollback.root == ["chdev -l en0 -a mtu=9000", "chdev -l en0 -a mtu_bypass=off"]
 
 
 def test_client_mtu_internal_vlan_is_the_redbook_case():
-    (f,) = run_rule(nt.client_mtu_raised, _estate(pvid=100))
+    (f,) = run_rule(network_tcpip.client_mtu_raised, _estate(pvid=100))
     assert "internal" in f.message and "65390" in f.message and f.values["suggested"].startswith("mtu=65390")
 
 
 def test_client_mtu_quiet_at_1500_and_on_physical():
-    assert run_rule(nt.client_mtu_raised, _estate(pvid=10, mtu=1500)) == []
+    assert run_rule(network_tcpip.client_mtu_raised, _estate(pvid=10, mtu=1500)) == []
     e = _estate(pvid=10, mtu=9000)
     e.hosts["aix1"].devices["ent0"].cls = "physical"  # jumbo frames on a physical port: not this rule
-    assert run_rule(nt.client_mtu_raised, e) == []
+    assert run_rule(network_tcpip.client_mtu_raised, e) == []
 
 
 # --- through the parsers: real-format text written for this test ------------------------------

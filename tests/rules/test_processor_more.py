@@ -1,7 +1,10 @@
 from lparscope.model.build import apply
-from lparscope.rules import processor_more as pm
 from lparscope.rules.config import Config
-from lparscope.sources import levels, lsattr, lparstat_stats, tunables
+from lparscope.rules.processor import folding as processor_folding
+from lparscope.rules.processor import limits as processor_limits
+from lparscope.rules.processor import sharing as processor_sharing
+from lparscope.rules.processor import smt as processor_smt
+from lparscope.sources import levels, lparstat_stats, lsattr, tunables
 
 from .conftest import host, run_rule
 
@@ -37,73 +40,73 @@ def schedo(h, fold=1, tput=0, xv=0):
 
 
 def test_uncapped_weight_zero():
-    (f,) = run_rule(pm.uncapped_weight_zero, host(weight=0))
+    (f,) = run_rule(processor_sharing.uncapped_weight_zero, host(weight=0))
     assert 'uncap_weight=128' in f.fix.hmc[0] and '-o s' in f.fix.hmc[0]
     assert 'uncap_weight=0' in f.rollback.hmc[0] and f.disruption == ["dlpar"]
-    assert run_rule(pm.uncapped_weight_zero, host(weight=0, mode="Capped")) == []  # capped: 0 is required
-    assert run_rule(pm.uncapped_weight_zero, host(weight=128)) == []
-    assert run_rule(pm.uncapped_weight_zero, host("vios9", "vios", weight=0)) == []  # left to the VIOS rules
+    assert run_rule(processor_sharing.uncapped_weight_zero, host(weight=0, mode="Capped")) == []  # capped: 0 is required
+    assert run_rule(processor_sharing.uncapped_weight_zero, host(weight=128)) == []
+    assert run_rule(processor_sharing.uncapped_weight_zero, host("vios9", "vios", weight=0)) == []  # left to the VIOS rules
 
 
 def test_dedicated_not_donating():
-    (f,) = run_rule(pm.dedicated_not_donating, host(type="Dedicated-SMT-8", mode="Capped"))
+    (f,) = run_rule(processor_sharing.dedicated_not_donating, host(type="Dedicated-SMT-8", mode="Capped"))
     assert "sharing_mode=share_idle_procs_active" in f.fix.hmc[1] and f.level == "info"
-    assert run_rule(pm.dedicated_not_donating, host(type="Dedicated-SMT-8", mode="Donating")) == []
-    assert run_rule(pm.dedicated_not_donating, host(mode="Capped")) == []  # shared
+    assert run_rule(processor_sharing.dedicated_not_donating, host(type="Dedicated-SMT-8", mode="Donating")) == []
+    assert run_rule(processor_sharing.dedicated_not_donating, host(mode="Capped")) == []  # shared
 
 
 def test_vp_ec_limits_by_generation():
     # POWER7: at most 10 VPs per unit -> EC 1.0 with 12 VPs is over the limit
     h = feed(host(entitled_capacity=1.0, online_vps=12), lsattr, PROC0.format(smt=4, gen="POWER7"))
-    (f,) = run_rule(pm.vp_ec_limits, h)
+    (f,) = run_rule(processor_limits.vp_ec_limits, h)
     assert f.values["allowed"] == "1..10 VP" and "EC >= 1.20 for 12 VP" in f.values["suggested"]
     assert "--procunits 0.20" in f.fix.hmc[0] and "desired_proc_units=1.20" in f.fix.hmc[1]
     assert "desired_proc_units=1.00" in f.rollback.hmc[1]
     # POWER9: 20 per unit -> 12 VPs on EC 1.0 is fine
     h9 = feed(host(entitled_capacity=1.0, online_vps=12), lsattr, PROC0.format(smt=8, gen="POWER9"))
-    assert run_rule(pm.vp_ec_limits, h9) == []
+    assert run_rule(processor_limits.vp_ec_limits, h9) == []
 
 
 def test_vp_ec_limits_unknown_generation_and_too_few_vps():
-    (f,) = run_rule(pm.vp_ec_limits, host(entitled_capacity=0.5, online_vps=12))
+    (f,) = run_rule(processor_limits.vp_ec_limits, host(entitled_capacity=0.5, online_vps=12))
     assert f.values["allowed"] == "1..10 VP" and "generation unknown" in f.message
     cfg = Config()
-    cfg.thresholds[pm.VP_PER_EC_UNKNOWN] = 30
-    assert run_rule(pm.vp_ec_limits, host(entitled_capacity=0.5, online_vps=12), cfg) == []
-    (g,) = run_rule(pm.vp_ec_limits, host(entitled_capacity=2.5, online_vps=2))
+    cfg.thresholds[processor_limits.VP_PER_EC_UNKNOWN] = 30
+    assert run_rule(processor_limits.vp_ec_limits, host(entitled_capacity=0.5, online_vps=12), cfg) == []
+    (g,) = run_rule(processor_limits.vp_ec_limits, host(entitled_capacity=2.5, online_vps=2))
     assert g.values["suggested"] == ">= 3 VP" and "--procs 1" in g.fix.hmc[0]
-    assert run_rule(pm.vp_ec_limits, host(type="Dedicated-SMT-8", entitled_capacity=4, online_vps=4)) == []
+    assert run_rule(processor_limits.vp_ec_limits, host(type="Dedicated-SMT-8", entitled_capacity=4, online_vps=4)) == []
 
 
 def test_smt_not_default_on_power9_with_aix72_tl5():
     h = feed(host(type="Shared-SMT-4"), lsattr, PROC0.format(smt=4, gen="POWER9"))
     feed(h, levels, "# oslevel -s\n7200-05-06-2320\n", "oslevel.txt")
-    (f,) = run_rule(pm.smt_not_default, h)
+    (f,) = run_rule(processor_smt.smt_not_default, h)
     assert f.values == {"current": "SMT4", "suggested": "SMT8"}
     assert f.fix.root == ["smtctl -t 8 -w now", "smtctl -t 8 -w boot", "bosboot -a"]
     assert f.rollback.root[0] == "smtctl -t 4 -w now" and f.level == "info"
     # POWER8 default is SMT4: no finding
     h8 = feed(host(type="Shared-SMT-4"), lsattr, PROC0.format(smt=4, gen="POWER8"))
-    assert run_rule(pm.smt_not_default, h8) == []
+    assert run_rule(processor_smt.smt_not_default, h8) == []
 
 
 def test_smt_low_without_generation_and_smt8_unknown():
-    (f,) = run_rule(pm.smt_not_default, host(type="Shared-SMT-2"))
+    (f,) = run_rule(processor_smt.smt_not_default, host(type="Shared-SMT-2"))
     assert f.values["suggested"] == "SMT4"
-    assert run_rule(pm.smt_not_default, host(type="Shared-SMT-8")) == []
+    assert run_rule(processor_smt.smt_not_default, host(type="Shared-SMT-8")) == []
     h = feed(host(type="Shared"), lsattr, PROC0.format(smt=1, gen="POWER9"))  # SMT off on POWER9
     feed(h, levels, "# oslevel -s\n7300-02-01-2346\n", "oslevel.txt")
-    (g,) = run_rule(pm.smt_not_default, h)
+    (g,) = run_rule(processor_smt.smt_not_default, h)
     assert g.level == "warning" and g.values["current"] == "SMT1"
 
 
 def test_lcpu_over_aix_limit():
     h = feed(host(type="Shared-SMT-8", online_vps=40), levels, "# oslevel -s\n6100-09-12-1838\n")
-    (f,) = run_rule(pm.lcpu_over_limit, h)  # 40 x 8 = 320 > 256 on AIX 6.1
+    (f,) = run_rule(processor_limits.lcpu_over_limit, h)  # 40 x 8 = 320 > 256 on AIX 6.1
     assert "320 logical CPUs" in f.message and f.fix.root[0] == "smtctl -m limit -t 4 -w boot"
     assert f.disruption == ["reboot"] and f.rollback.root[0] == "smtctl -m limit -t 8 -w boot"
     h72 = feed(host(type="Shared-SMT-8", online_vps=40), levels, "# oslevel -s\n7200-05-06-2320\n")
-    assert run_rule(pm.lcpu_over_limit, h72) == []
+    assert run_rule(processor_limits.lcpu_over_limit, h72) == []
 
 
 def test_lcpu_from_lparstat_header():
@@ -112,27 +115,27 @@ def test_lcpu_from_lparstat_header():
              "%user  %sys  %wait  %idle physc %entc  lbusy  vcsw phint\n"
              "----- ----- ------ ------ ----- ----- ------ ----- -----\n"
              " 10.0   2.0    0.0   88.0  2.10  13.1    1.2  2211    12\n")
-    (f,) = run_rule(pm.lcpu_over_limit, h)
+    (f,) = run_rule(processor_limits.lcpu_over_limit, h)
     assert "1280 logical CPUs" in f.message and "1024" in f.message
 
 
 def test_folding_disabled_and_fold_policy_and_throughput_on_client():
     h = schedo(host(), fold=4, tput=4, xv=-1)
-    (f,) = run_rule(pm.folding_disabled, h)
+    (f,) = run_rule(processor_folding.folding_disabled, h)
     assert f.fix.root == ["schedo -p -o vpm_xvcpus=0"] and f.rollback.root == ["schedo -p -o vpm_xvcpus=-1"]
     assert f.level == "warning" and f.evidence[0].path == "schedo.txt"
-    (g,) = run_rule(pm.fold_policy_client, h)
+    (g,) = run_rule(processor_folding.fold_policy_client, h)
     assert g.fix.root == ["schedo -p -o vpm_fold_policy=1"] and g.values["current"] == "4"
-    (t,) = run_rule(pm.throughput_mode, h)
+    (t,) = run_rule(processor_folding.throughput_mode, h)
     assert t.fix.root == ["schedo -p -o vpm_throughput_mode=0"] and t.rollback.root == ["schedo -p -o vpm_throughput_mode=4"]
-    (x,) = run_rule(pm.folding_disabled, schedo(host(), xv=2))
+    (x,) = run_rule(processor_folding.folding_disabled, schedo(host(), xv=2))
     assert x.level == "info"
 
 
 def test_folding_rules_quiet_on_defaults_and_on_vios():
     ok = schedo(host(), fold=1, tput=0, xv=0)
-    assert run_rule(pm.folding_disabled, ok) == [] and run_rule(pm.fold_policy_client, ok) == []
-    assert run_rule(pm.throughput_mode, ok) == []
-    assert run_rule(pm.fold_policy_client, schedo(host(), fold=3)) == []  # still folds shared VPs
+    assert run_rule(processor_folding.folding_disabled, ok) == [] and run_rule(processor_folding.fold_policy_client, ok) == []
+    assert run_rule(processor_folding.throughput_mode, ok) == []
+    assert run_rule(processor_folding.fold_policy_client, schedo(host(), fold=3)) == []  # still folds shared VPs
     vios = schedo(host("vios1", "vios"), fold=4, tput=0, xv=-1)
-    assert run_rule(pm.folding_disabled, vios) == [] and run_rule(pm.fold_policy_client, vios) == []
+    assert run_rule(processor_folding.folding_disabled, vios) == [] and run_rule(processor_folding.fold_policy_client, vios) == []

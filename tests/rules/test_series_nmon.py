@@ -1,7 +1,7 @@
 import numpy as np
 
 from lparscope.nmon.model import NmonRecording, NmonTable
-from lparscope.rules import series_nmon
+from lparscope.rules.measured import series as measured_series
 
 from .conftest import host, run_rule
 
@@ -23,27 +23,27 @@ def _host(role="aix", **tables):
 def test_run_queue_per_logical_cpu():
     lpar = _table("LPAR", ["logicalCPUs"], [[8]] * 60)
     busy = _host(LPAR=lpar, PROC=_table("PROC", ["Runnable"], [[20]] * 60))
-    (f,) = run_rule(series_nmon.runq, busy)
+    (f,) = run_rule(measured_series.runq, busy)
     assert "8 lcpu" in f.message and f.evidence[0].path == "aix9.nmon" and f.evidence[0].line >= 100
-    assert run_rule(series_nmon.runq, _host(LPAR=lpar, PROC=_table("PROC", ["Runnable"], [[3]] * 60))) == []
+    assert run_rule(measured_series.runq, _host(LPAR=lpar, PROC=_table("PROC", ["Runnable"], [[3]] * 60))) == []
 
 
 def test_paging_space_series():
-    (f,) = run_rule(series_nmon.paging_series, _host(PAGE=_table("PAGE", ["pgsin", "pgsout"], [[5, 7]] * 60)))
+    (f,) = run_rule(measured_series.paging_series, _host(PAGE=_table("PAGE", ["pgsin", "pgsout"], [[5, 7]] * 60)))
     assert "60 of 60" in f.message and "chhwres" in f.fix.hmc[0]
-    assert run_rule(series_nmon.paging_series, _host(PAGE=_table("PAGE", ["pgsin", "pgsout"], [[0, 0]] * 60))) == []
+    assert run_rule(measured_series.paging_series, _host(PAGE=_table("PAGE", ["pgsin", "pgsout"], [[0, 0]] * 60))) == []
 
 
 def test_network_errors_series():
     bad = _host(NETERROR=_table("NETERROR", ["en0-ierrs", "en0-oerrs", "en1-ierrs"], [[3, 0, 0]] * 30))
-    (f,) = run_rule(series_nmon.net_errors, bad)
+    (f,) = run_rule(measured_series.net_errors, bad)
     assert f.subject == "en0" and "entstat -d ent0" in f.fix.root[0]
     clean = _host(NETERROR=_table("NETERROR", ["en0-ierrs", "en0-oerrs"], [[0, 0]] * 30))
-    assert run_rule(series_nmon.net_errors, clean) == []
+    assert run_rule(measured_series.net_errors, clean) == []
 
 
 def test_sea_traffic_on_a_vios_only():
     sea = _table("SEA", ["ent8-read-KB/s", "ent8-write-KB/s"], [[60000, 60000]] * 30)  # ~0.98 Gbit/s
-    (f,) = run_rule(series_nmon.sea_traffic, _host("vios", SEA=sea))
+    (f,) = run_rule(measured_series.sea_traffic, _host("vios", SEA=sea))
     assert "ent8" in f.message and "Gbit/s" in f.message
-    assert run_rule(series_nmon.sea_traffic, _host("aix", SEA=sea)) == []
+    assert run_rule(measured_series.sea_traffic, _host("aix", SEA=sea)) == []

@@ -1,8 +1,9 @@
 from types import SimpleNamespace as NS
 
 from lparscope.model.estate import Sourced
-from lparscope.rules import storage_fc as fc
 from lparscope.rules.config import Config
+from lparscope.rules.storage import fc_adapters as storage_fc_adapters
+from lparscope.rules.storage import npiv as storage_npiv
 from lparscope.sources.lspath import DiskPath
 
 from .conftest import device, ev, host, run_rule, stats
@@ -16,31 +17,31 @@ def test_npiv_port_clients_over_limit():
     v = host("vios2", "vios")
     v.npiv_mappings += [npiv(f"vfchost{i}", "fcs0") for i in range(5)]
     cfg = Config(thresholds={"npiv_clients_per_port_max": 4})
-    (f,) = run_rule(fc.npiv_port_clients, v, cfg)
+    (f,) = run_rule(storage_npiv.npiv_port_clients, v, cfg)
     assert f.values == {"current": "5", "suggested": "<= 4"}
     assert "vfcmap -vadapter vfchost4 -fcp <another NPIV port>" in f.fix.padmin
-    assert run_rule(fc.npiv_port_clients, v) == []  # 5 <= 64
+    assert run_rule(storage_npiv.npiv_port_clients, v) == []  # 5 <= 64
 
 
 def test_npiv_spread_uneven_with_moves():
     v = host("vios2", "vios")
     v.npiv_mappings += [npiv(f"vfchost{i}", "fcs0") for i in range(4)]
     device(v, "fcs1", "fc", "PCIe2 2-Port 16Gb FC Adapter")
-    (f,) = run_rule(fc.npiv_port_spread, v)
+    (f,) = run_rule(storage_npiv.npiv_port_spread, v)
     assert f.level == "warning" and f.values == {"current": "fcs0: 4, fcs1: 0", "suggested": "fcs0: 2, fcs1: 2"}
     assert f.fix.padmin[-2:] == ["vfcmap -vadapter vfchost2 -fcp", "vfcmap -vadapter vfchost2 -fcp fcs1"]
     assert f.rollback.padmin[-1] == "vfcmap -vadapter vfchost2 -fcp fcs0"
     v.npiv_mappings[0].fc_name = v.npiv_mappings[1].fc_name = "fcs1"
-    assert run_rule(fc.npiv_port_spread, v) == []
+    assert run_rule(storage_npiv.npiv_port_spread, v) == []
 
 
 def test_npiv_spread_single_known_port_is_info():
     v = host("vios2", "vios")
     v.npiv_mappings += [npiv(f"vfchost{i}", "fcs0") for i in range(4)]
-    (f,) = run_rule(fc.npiv_port_spread, v)
+    (f,) = run_rule(storage_npiv.npiv_port_spread, v)
     assert f.level == "info" and "All 4 NPIV client adapters" in f.message
     v.npiv_mappings[1:] = []
-    assert run_rule(fc.npiv_port_spread, v) == []
+    assert run_rule(storage_npiv.npiv_port_spread, v) == []
 
 
 def _fcs(h, **counters):
@@ -52,25 +53,25 @@ def _fcs(h, **counters):
 def test_num_cmd_elems_shortage():
     h = host("vios1", "vios")
     _fcs(h, no_command_resource_count=1830, seconds_since_last_reset=86400, invalid_crc_count=4)
-    (f,) = run_rule(fc.fcs_num_cmd_elems, h)
+    (f,) = run_rule(storage_fc_adapters.fcs_num_cmd_elems, h)
     assert "1830" in f.message and "invalid_crc_count 4" in f.message
     assert f.fix.padmin == ["chdev -dev fcs0 -attr num_cmd_elems=1000 -perm"]
     assert f.fix.root[0] == "chdev -l fcs0 -a num_cmd_elems=1000 -P"
     assert f.rollback.root == ["chdev -l fcs0 -a num_cmd_elems=500 -P"]
     h2 = host("vios1", "vios")
     _fcs(h2, no_command_resource_count=0)
-    assert run_rule(fc.fcs_num_cmd_elems, h2) == []
+    assert run_rule(storage_fc_adapters.fcs_num_cmd_elems, h2) == []
 
 
 def test_max_xfer_size_dma_shortage():
     h = host()
     _fcs(h, no_dma_resource_count=12, ip_no_dma_resource_count=0)
-    (f,) = run_rule(fc.fcs_max_xfer, h)
+    (f,) = run_rule(storage_fc_adapters.fcs_max_xfer, h)
     assert f.values == {"current": "0x100000", "suggested": "0x200000"} and f.fix.padmin == []
     assert f.fix.root[0] == "chdev -l fcs0 -a max_xfer_size=0x200000 -P"
     h2 = host()
     _fcs(h2, no_dma_resource_count=0, ip_no_dma_resource_count=7)  # IP over FC section does not count
-    assert run_rule(fc.fcs_max_xfer, h2) == []
+    assert run_rule(storage_fc_adapters.fcs_max_xfer, h2) == []
 
 
 def test_fscsi_fast_fail_with_lspath():
@@ -78,18 +79,18 @@ def test_fscsi_fast_fail_with_lspath():
     device(h, "fscsi0", "fscsi", fc_err_recov="delayed_fail", dyntrk="no")
     device(h, "fscsi1", "fscsi", fc_err_recov="fast_fail", dyntrk="yes")
     h.records["lspath"] = [Sourced(DiskPath("hdisk1", "Enabled", p, line=i), "p.txt", 0) for i, p in enumerate(["fscsi0", "fscsi1"], 1)]
-    (f,) = run_rule(fc.fscsi_recovery, h)
+    (f,) = run_rule(storage_fc_adapters.fscsi_recovery, h)
     assert f.subject == "fscsi0" and f.fix.root[0] == "chdev -l fscsi0 -a fc_err_recov=fast_fail -a dyntrk=yes -P"
     assert f.rollback.root == ["chdev -l fscsi0 -a fc_err_recov=delayed_fail -a dyntrk=no -P"]
     # single path through fscsi0: keep delayed_fail
     h.records["lspath"] = [Sourced(DiskPath("hdisk1", "Enabled", "fscsi0", line=1), "p.txt", 0)]
-    assert run_rule(fc.fscsi_recovery, h) == []
+    assert run_rule(storage_fc_adapters.fscsi_recovery, h) == []
 
 
 def test_fscsi_without_lspath_needs_two_ports():
     h = host("vios1", "vios")
     device(h, "fscsi0", "fscsi", fc_err_recov="delayed_fail", dyntrk="yes")
-    assert run_rule(fc.fscsi_recovery, h) == []
+    assert run_rule(storage_fc_adapters.fscsi_recovery, h) == []
     device(h, "fscsi1", "fscsi", fc_err_recov="fast_fail", dyntrk="yes")
-    (f,) = run_rule(fc.fscsi_recovery, h)
+    (f,) = run_rule(storage_fc_adapters.fscsi_recovery, h)
     assert "assumed multipathed" in f.message and f.fix.padmin == ["chdev -dev fscsi0 -attr fc_err_recov=fast_fail dyntrk=yes -perm"]

@@ -1,5 +1,8 @@
 from lparscope.model.estate import Estate, Setting, Sourced
-from lparscope.rules import storage_paths as sp
+from lparscope.rules.storage import io_buffers as storage_io_buffers
+from lparscope.rules.storage import lun_iops as storage_lun_iops
+from lparscope.rules.storage import mpio as storage_mpio
+from lparscope.rules.storage import ssp as storage_ssp
 from lparscope.sources.iostat_disk import DiskIoSample
 from lparscope.sources.lspath import DiskPath
 from lparscope.sources.lspv import PhysicalVolume
@@ -15,18 +18,18 @@ def _paths(h, disk, *parents):
 def test_hcheck_off_on_fc_disk_and_vscsi_needs_two_paths():
     h = host("vios1", "vios")
     device(h, "hdisk4", "disk", PCM="PCM/friend/fcpother", hcheck_interval=0, hcheck_mode="nonactive")
-    (f,) = run_rule(sp.hcheck_off, h)
+    (f,) = run_rule(storage_mpio.hcheck_off, h)
     assert f.fix.padmin == ["chdev -dev hdisk4 -attr hcheck_interval=60 hcheck_mode=nonactive -perm"]
     assert f.rollback.root == ["chdev -l hdisk4 -a hcheck_interval=0 -a hcheck_mode=nonactive -P"]
     c = host()
     device(c, "hdisk0", "disk", PCM="PCM/friend/vscsi", hcheck_interval=0)
-    assert run_rule(sp.hcheck_off, c) == []  # one vSCSI path: nothing to recover
+    assert run_rule(storage_mpio.hcheck_off, c) == []  # one vSCSI path: nothing to recover
     _paths(c, "hdisk0", "vscsi0", "vscsi1")
-    (g,) = run_rule(sp.hcheck_off, c)
+    (g,) = run_rule(storage_mpio.hcheck_off, c)
     assert "2 path parents" in g.message
     ok = host()
     device(ok, "hdisk1", "disk", PCM="PCM/friend/fcpother", hcheck_interval=60)
-    assert run_rule(sp.hcheck_off, ok) == []
+    assert run_rule(storage_mpio.hcheck_off, ok) == []
 
 
 def test_algorithm_reserve_conflict():
@@ -34,7 +37,7 @@ def test_algorithm_reserve_conflict():
     device(h, "hdisk2", "disk", algorithm="round_robin", reserve_policy="single_path")
     device(h, "hdisk3", "disk", algorithm="fail_over", reserve_policy="single_path")
     device(h, "hdisk5", "disk", algorithm="shortest_queue", reserve_policy="no_reserve")
-    (f,) = run_rule(sp.algorithm_reserve, h)
+    (f,) = run_rule(storage_mpio.algorithm_reserve, h)
     assert f.subject == "hdisk2" and f.fix.root == ["chdev -l hdisk2 -a reserve_policy=no_reserve -a algorithm=round_robin -P"]
 
 
@@ -42,12 +45,12 @@ def test_fail_over_with_several_paths():
     h = host()
     device(h, "hdisk2", "disk", PCM="PCM/friend/fcpother", algorithm="fail_over", reserve_policy="single_path")
     _paths(h, "hdisk2", "fscsi0", "fscsi1")
-    (f,) = run_rule(sp.fail_over_multipath, h)
+    (f,) = run_rule(storage_mpio.fail_over_multipath, h)
     assert f.level == "info" and "algorithm=shortest_queue" in f.fix.root[0]
     c = host()
     device(c, "hdisk0", "disk", PCM="PCM/friend/vscsi", algorithm="fail_over")
     _paths(c, "hdisk0", "vscsi0", "vscsi1")
-    assert run_rule(sp.fail_over_multipath, c) == []
+    assert run_rule(storage_mpio.fail_over_multipath, c) == []
 
 
 def test_vscsi_client_recovery():
@@ -55,12 +58,12 @@ def test_vscsi_client_recovery():
     device(h, "vscsi0", "vscsi", vscsi_err_recov="delayed_fail", vscsi_path_to=0)
     device(h, "vscsi1", "vscsi", vscsi_err_recov="fast_fail", vscsi_path_to=30)
     _paths(h, "hdisk0", "vscsi0", "vscsi1")
-    (f,) = run_rule(sp.vscsi_client_recovery, h)
+    (f,) = run_rule(storage_mpio.vscsi_client_recovery, h)
     assert f.fix.root[0] == "chdev -l vscsi0 -a vscsi_err_recov=fast_fail -a vscsi_path_to=30 -P"
     assert f.values == {"current": "delayed_fail / 0", "suggested": "fast_fail / 30"}
     single = host()
     device(single, "vscsi0", "vscsi", vscsi_err_recov="delayed_fail", vscsi_path_to=0)
-    assert run_rule(sp.vscsi_client_recovery, single) == []
+    assert run_rule(storage_mpio.vscsi_client_recovery, single) == []
 
 
 def _pv(h, name, vg, free=False):
@@ -81,12 +84,12 @@ def test_ssp_disk_attributes_differ():
         device(v, "hdisk3", "disk", queue_depth=qd[1], max_transfer="0x80000")
         device(v, "hdisk9", "disk", queue_depth=1)
         e.hosts[name] = v
-    assert sp.ssp_disks(e.hosts["vios1"]) == ("00f6aaaa00000001", ["hdisk2", "hdisk3"])
-    (f,) = run_rule(sp.ssp_attrs, e)
+    assert storage_ssp.ssp_disks(e.hosts["vios1"]) == ("00f6aaaa00000001", ["hdisk2", "hdisk3"])
+    (f,) = run_rule(storage_ssp.ssp_attrs, e)
     assert f.host == "vios2" and f.subject == "queue_depth: hdisk3"
     assert f.fix.padmin[1] == "chdev -dev hdisk3 -attr queue_depth=32 -perm" and f.values["suggested"] == "32"
     e.hosts["vios2"].devices["hdisk3"].attrs["queue_depth"] = Setting("32", ev())
-    assert run_rule(sp.ssp_attrs, e) == []
+    assert run_rule(storage_ssp.ssp_attrs, e) == []
 
 
 def _io(h, disk, interval, tps, rps, ravg, wps, wavg):
@@ -99,10 +102,10 @@ def test_iops_ceiling():
     device(h, "hdisk0", "disk", queue_depth=3)
     _io(h, "hdisk0", 0, 5000.0, 3000.0, 1.0, 2000.0, 1.0)  # since boot: skipped
     _io(h, "hdisk0", 1, 280.0, 200.0, 10.0, 80.0, 10.0)  # ceiling 3 / 10 ms = 300: 93%
-    (f,) = run_rule(sp.iops_ceiling, h)
+    (f,) = run_rule(storage_lun_iops.iops_ceiling, h)
     assert "280 tps against a ceiling of 300" in f.message and f.fix.root[0] == "chdev -l hdisk0 -a queue_depth=6 -P"
     h.devices["hdisk0"].attrs["queue_depth"] = Setting("32", ev())
-    assert run_rule(sp.iops_ceiling, h) == []
+    assert run_rule(storage_lun_iops.iops_ceiling, h) == []
 
 
 def _snap(h, **counters):
@@ -113,19 +116,19 @@ def test_pbuf_rate_from_two_snapshots():
     h = host()
     _snap(h, pending_disk_ios_blocked_with_no_pbuf=1417)
     _snap(h, pending_disk_ios_blocked_with_no_pbuf=1817)
-    (f,) = run_rule(sp.pbuf_blocked, h)
+    (f,) = run_rule(storage_io_buffers.pbuf_blocked, h)
     assert f.level == "warning" and "rose by 400" in f.message and "pv_pbuf_count=1024" in f.fix.root[1]
     flat = host()
     _snap(flat, pending_disk_ios_blocked_with_no_pbuf=1417)
     _snap(flat, pending_disk_ios_blocked_with_no_pbuf=1417)
-    assert run_rule(sp.pbuf_blocked, flat) == []
+    assert run_rule(storage_io_buffers.pbuf_blocked, flat) == []
 
 
 def test_fsbuf_and_psbuf_single_snapshot_info_and_vios_form():
     h = host("vios1", "vios")
     h.tunables["j2_dynamicBufferPreallocation"] = Setting("16", ev(9, "ioo.txt"))
     _snap(h, external_pager_filesystem_ios_blocked_with_no_fsbuf=385190, paging_space_ios_blocked_with_no_psbuf=0)
-    (f,) = run_rule(sp.fsbuf_blocked, h)
+    (f,) = run_rule(storage_io_buffers.fsbuf_blocked, h)
     assert f.level == "info" and f.fix.root[0] == "ioo -p -o j2_dynamicBufferPreallocation=32"
     assert f.fix.padmin[0] == "oem_setup_env" and f.rollback.root == ["ioo -p -o j2_dynamicBufferPreallocation=16"]
-    assert run_rule(sp.psbuf_blocked, h) == []
+    assert run_rule(storage_io_buffers.psbuf_blocked, h) == []

@@ -1,7 +1,10 @@
 from types import SimpleNamespace as NS
 
 from lparscope.model.estate import Estate, Setting, Sourced
-from lparscope.rules import vios_pair as vp
+from lparscope.rules.vios import backing as vios_backing
+from lparscope.rules.vios import level as vios_level
+from lparscope.rules.vios import processor as vios_processor
+from lparscope.rules.vios import redundancy as vios_redundancy
 from lparscope.sources.lspv import PhysicalVolume
 
 from .conftest import device, ev, host, run_rule
@@ -31,7 +34,7 @@ def test_single_server_vscsi_warning_and_npiv_info_without_partner_data():
     v1.vscsi_mappings += [vscsi("vhost0", 3), vscsi("vhost1", 4, vtd=None)]
     v2.vscsi_mappings += [vscsi("vhost0", 3, vtd=None, lpar=2)]
     v2.npiv_mappings += [npiv("vfchost0", 3, name="aix1")]
-    out = {(f.host, f.subject): f for f in run_rule(vp.single_server, estate(v1, v2))}
+    out = {(f.host, f.subject): f for f in run_rule(vios_redundancy.single_server, estate(v1, v2))}
     f = out[("vios1", "vSCSI clients 3")]
     assert f.level == "warning" and "only VIOS serving vSCSI" in f.message
     assert any(c.startswith("mkvdev -vdev <hdisk> -vadapter") for c in f.fix.padmin)
@@ -47,11 +50,11 @@ def test_single_server_quiet_when_both_vios_serve():
     v2.vscsi_mappings.append(vscsi("vhost0", 3, lpar=2))
     v1.npiv_mappings.append(npiv("vfchost0", 3, lpar=1))
     v2.npiv_mappings.append(npiv("vfchost0", 3))
-    assert run_rule(vp.single_server, estate(v1, v2)) == []
+    assert run_rule(vios_redundancy.single_server, estate(v1, v2)) == []
     # same client id on another frame is another partition
     v3 = host("vios3", "vios")
     v3.vscsi_mappings.append(NS(vhost="vhost0", physloc="U8286.42A.0000001-V1-C5", client_id=3, vtd="vt", _evidence=ev()))
-    (f,) = run_rule(vp.single_server, estate(v1, v2, v3))
+    (f,) = run_rule(vios_redundancy.single_server, estate(v1, v2, v3))
     assert f.host == "vios3"
 
 
@@ -59,36 +62,36 @@ def test_ioslevel_summary_and_pair_mismatch():
     v1, v2 = host("vios1", "vios"), host("vios2", "vios")
     v1.levels["ioslevel"] = Setting("3.1.4.10", ev(2, "a"))
     v2.levels["ioslevel"] = Setting("3.1.3.21", ev(2, "b"))
-    (i,) = run_rule(vp.ioslevel, v1)
+    (i,) = run_rule(vios_level.ioslevel, v1)
     assert i.level == "info" and "3.1.4.10" in i.message and "updateios -commit" in i.fix.padmin
     v1.vscsi_mappings.append(vscsi("vhost0", 5))
     v2.npiv_mappings.append(npiv("vfchost0", 5))
-    (f,) = run_rule(vp.pair_ioslevel, estate(v1, v2))
+    (f,) = run_rule(vios_redundancy.pair_ioslevel, estate(v1, v2))
     assert f.host == "vios2" and f.values == {"current": "3.1.3.21 / 3.1.4.10", "suggested": "3.1.4.10 on both"}
     assert "common client IDs: 5" in f.message
     v2.levels["ioslevel"] = Setting("3.1.4.10", ev())
-    assert run_rule(vp.pair_ioslevel, estate(v1, v2)) == []
+    assert run_rule(vios_redundancy.pair_ioslevel, estate(v1, v2)) == []
     v2.levels["ioslevel"] = Setting("3.1.3.21", ev())
     v2.npiv_mappings[0].client_id = 9  # no common client: not a pair
-    assert run_rule(vp.pair_ioslevel, estate(v1, v2)) == []
+    assert run_rule(vios_redundancy.pair_ioslevel, estate(v1, v2)) == []
 
 
 def test_ioslevel_notes_apar_range():
     v = host("vios1", "vios")
     v.levels["ioslevel"] = Setting("2.2.5.10", ev())
-    (f,) = run_rule(vp.ioslevel, v)
+    (f,) = run_rule(vios_level.ioslevel, v)
     assert "IV94438" in f.message
-    assert run_rule(vp.ioslevel, host("aix1")) == []
+    assert run_rule(vios_level.ioslevel, host("aix1")) == []
 
 
 def test_dedicated_vios():
     v = host("vios1", "vios", type="Dedicated-SMT-4", mode="Capped", online_vps=2)
-    (f,) = run_rule(vp.vios_dedicated, v)
+    (f,) = run_rule(vios_processor.vios_dedicated, v)
     assert f.level == "warning" and "proc_mode=shared" in f.fix.hmc[0] and "desired_procs=3" in f.fix.hmc[0]
     assert "proc_mode=ded" in f.rollback.hmc[0]
     d = host("vios1", "vios", type="Dedicated-SMT-4", mode="Donating", online_vps=2)
-    assert run_rule(vp.vios_dedicated, d)[0].level == "info"
-    assert run_rule(vp.vios_dedicated, host("vios1", "vios")) == []
+    assert run_rule(vios_processor.vios_dedicated, d)[0].level == "info"
+    assert run_rule(vios_processor.vios_dedicated, host("vios1", "vios")) == []
 
 
 def _pv(h, name, vg, line):
@@ -100,20 +103,20 @@ def test_rootvg_disk_exported():
     v.vscsi_mappings.append(vscsi("vhost0", 3, disk="hdisk1"))
     _pv(v, "hdisk0", "rootvg", 2)
     _pv(v, "hdisk1", "rootvg", 3)
-    (f,) = run_rule(vp.rootvg_exported, v)
+    (f,) = run_rule(vios_backing.rootvg_exported, v)
     assert f.subject == "hdisk1 (vtscsi0)" and f.fix.padmin[1] == "rmvdev -vtd vtscsi0"
     assert [str(e) for e in f.evidence] == ["lsmap.txt:4", "lspv.txt:3"]
     v.records["lspv"][1].record.vg = None
-    assert run_rule(vp.rootvg_exported, v) == []
+    assert run_rule(vios_backing.rootvg_exported, v) == []
 
 
 def test_backing_reserve_policy():
     v = host("vios1", "vios")
     v.vscsi_mappings.append(vscsi("vhost1", 4, vtd="vtscsi2", disk="hdisk4"))
     device(v, "hdisk4", "disk", reserve_policy="single_path")
-    (f,) = run_rule(vp.backing_reserve, v)
+    (f,) = run_rule(vios_backing.backing_reserve, v)
     assert f.fix.padmin[0] == "chdev -dev hdisk4 -attr reserve_policy=no_reserve -perm"
     assert f.rollback.padmin == ["chdev -dev hdisk4 -attr reserve_policy=single_path -perm"]
     assert f.values == {"current": "single_path", "suggested": "no_reserve"} and f.disruption == ["reboot"]
     v.devices["hdisk4"].attrs["reserve_policy"] = Setting("no_reserve", ev())
-    assert run_rule(vp.backing_reserve, v) == []
+    assert run_rule(vios_backing.backing_reserve, v) == []

@@ -1,25 +1,29 @@
 from types import SimpleNamespace
 
 from lparscope.model.estate import KernelQueueDepth, Series, Setting
-from lparscope.rules import storage, vios
+from lparscope.rules.storage import disk_driver as storage_disk_driver
+from lparscope.rules.storage import queue_depth as storage_queue_depth
+from lparscope.rules.vios import memory as vios_memory
+from lparscope.rules.vios import processor as vios_processor
+from lparscope.rules.wpar import kernel_queue_depth as wpar_kernel_queue_depth
 
 from .conftest import device, ev, host, run_rule
 
 
 def test_vios_capped_only_for_vios():
-    assert len(run_rule(vios.vios_capped, host("vios2", "vios", mode="Capped"))) == 1
-    assert run_rule(vios.vios_capped, host("vios1", "vios", mode="Uncapped")) == []
-    assert run_rule(vios.vios_capped, host("aix2", "aix", mode="Capped")) == []
+    assert len(run_rule(vios_processor.vios_capped, host("vios2", "vios", mode="Capped"))) == 1
+    assert run_rule(vios_processor.vios_capped, host("vios1", "vios", mode="Uncapped")) == []
+    assert run_rule(vios_processor.vios_capped, host("aix2", "aix", mode="Capped")) == []
 
 
 def test_vios_folding_policy():
     h = host("vios2", "vios")
     h.tunables["vpm_fold_policy"] = Setting("3", ev(2))
-    (f,) = run_rule(vios.vios_folding, h)
+    (f,) = run_rule(vios_processor.vios_folding, h)
     assert "schedo -p -o vpm_fold_policy=4" in f.fix.padmin and f.rollback.root == ["schedo -p -o vpm_fold_policy=3"]
     assert f.disruption == []  # dynamic (000 Example 3-22)
     h.tunables["vpm_fold_policy"] = Setting("4", ev(2))
-    assert run_rule(vios.vios_folding, h) == []
+    assert run_rule(vios_processor.vios_folding, h) == []
 
 
 def _vios_with_adapters(memory_mb: int):
@@ -34,21 +38,21 @@ def _vios_with_adapters(memory_mb: int):
 
 
 def test_vios_memory_estimate_from_adapters():
-    need, parts = vios.vios_memory_estimate(_vios_with_adapters(3072))
+    need, parts = vios_memory.vios_memory_estimate(_vios_with_adapters(3072))
     # 768 + 4 x 512 (10 Gb) + 2 x 512 (FC) + 4 x 16 (virtual Ethernet) = 3904; 20 cores -> 4096 by cores
     assert need == 4096 and "4 x 10 Gb Ethernet port x 512 MB" in parts
-    (f,) = run_rule(vios.vios_memory, _vios_with_adapters(3072))
+    (f,) = run_rule(vios_memory.vios_memory, _vios_with_adapters(3072))
     assert f.values["suggested"] == "4096 MB"
-    assert run_rule(vios.vios_memory, _vios_with_adapters(8192)) == []
+    assert run_rule(vios_memory.vios_memory, _vios_with_adapters(8192)) == []
 
 
 def test_generic_disk_driver():
     h = host("vios1", "vios")
     device(h, "hdisk2", "disk", "MPIO Other FC SCSI Disk Drive")
     device(h, "hdisk3", "disk", "MPIO FC 2145")
-    (f,) = run_rule(storage.generic_disk_driver, h)
+    (f,) = run_rule(storage_disk_driver.generic_disk_driver, h)
     assert f.subject == "hdisk2" and f.fix.padmin
-    assert run_rule(storage.generic_disk_driver, host()) == []
+    assert run_rule(storage_disk_driver.generic_disk_driver, host()) == []
 
 
 def test_vscsi_client_queue_depth_default():
@@ -56,7 +60,7 @@ def test_vscsi_client_queue_depth_default():
     device(h, "hdisk0", "disk", "Virtual SCSI Disk Drive", queue_depth=3)
     device(h, "hdisk1", "disk", "Virtual SCSI Disk Drive", queue_depth=32)
     device(h, "hdisk2", "disk", "MPIO FC 2145", queue_depth=3)
-    (f,) = run_rule(storage.vscsi_queue_depth_default, h)
+    (f,) = run_rule(storage_queue_depth.vscsi_queue_depth_default, h)
     assert f.subject == "hdisk0" and "queue_depth=32" in f.fix.root[0]
 
 
@@ -72,14 +76,14 @@ def test_sqfull_persistent():
     h = host()
     device(h, "hdisk3", "disk", "Virtual SCSI Disk Drive", queue_depth=20)
     h.disk_io["hdisk3"] = _iostat([1072.0, 1175.0, 1147.0, 1186.0, 779.0])  # 004 first run
-    (f,) = run_rule(storage.sqfull_persistent, h)
+    (f,) = run_rule(storage_queue_depth.sqfull_persistent, h)
     assert "5 of 5" in f.message and "queue_depth=40" in f.fix.root[1]
     h.disk_io["hdisk3"] = _iostat([0.0, 0.0, 5.0, 0.0])
-    assert run_rule(storage.sqfull_persistent, h) == []
+    assert run_rule(storage_queue_depth.sqfull_persistent, h) == []
     since_boot = _iostat([48311290.0, 0.0, 0.0, 0.0])
     since_boot.samples[0]["interval"] = 0.0  # the first report counts since boot: not judged
     h.disk_io["hdisk3"] = since_boot
-    assert run_rule(storage.sqfull_persistent, h) == []
+    assert run_rule(storage_queue_depth.sqfull_persistent, h) == []
 
 
 def test_wpar_kernel_queue_depth_mismatch_as_in_004():
@@ -89,11 +93,11 @@ def test_wpar_kernel_queue_depth_mismatch_as_in_004():
     device(h, "hdisk1", "disk", "Virtual SCSI Disk Drive", queue_depth=32)  # a global disk of the same name
     h.kernel_queue_depth.append(KernelQueueDepth("hdisk1", "0xF1000A0150618000", 32, ev(8, "kdb.txt")))
     h.kernel_queue_depth.append(KernelQueueDepth("hdisk1", "0xF1000A01C014C000", 1, ev(9, "kdb.txt")))
-    (f,) = run_rule(storage.wpar_kernel_queue_depth, h)
+    (f,) = run_rule(wpar_kernel_queue_depth.wpar_kernel_queue_depth, h)
     assert "kernel queue_depth 1 (kernel address 0xF1000A01C014C000)" in f.message and "256" in f.message
     assert f.rule.severity == "critical" and "0x100" in f.fix.root[-1]
     h.kernel_queue_depth[1] = KernelQueueDepth("hdisk1", "0xF1000A01C014C000", 256, ev(9, "kdb.txt"))
-    assert run_rule(storage.wpar_kernel_queue_depth, h) == []
+    assert run_rule(wpar_kernel_queue_depth.wpar_kernel_queue_depth, h) == []
 
 
 def test_vios_weight_must_beat_clients():
@@ -102,12 +106,12 @@ def test_vios_weight_must_beat_clients():
     e = Estate()
     e.hosts["vios1"] = host("vios1", "vios", weight=128)
     e.hosts["aix1"] = host("aix1", "aix", weight=200)
-    (f,) = run_rule(vios.vios_weight, e)
+    (f,) = run_rule(vios_processor.vios_weight, e)
     assert "aix1 has weight 200" in f.message and "uncap_weight=255" in f.fix.hmc[0]
     assert "uncap_weight=128" in f.rollback.hmc[0]
     e.hosts["vios1"] = host("vios1", "vios", weight=255)
-    assert run_rule(vios.vios_weight, e) == []
+    assert run_rule(vios_processor.vios_weight, e) == []
     e.hosts["vios1"] = host("vios1", "vios", weight=64)
     e.hosts["aix1"] = host("aix1", "aix", weight=32)
-    (g,) = run_rule(vios.vios_weight, e)  # beats its clients but sits in the lower half of the range
+    (g,) = run_rule(vios_processor.vios_weight, e)  # beats its clients but sits in the lower half of the range
     assert "upper half" in g.message

@@ -1,6 +1,7 @@
 from lparscope.model.build import apply
 from lparscope.model.estate import Estate
-from lparscope.rules import wpar
+from lparscope.rules.wpar import devices as wpar_devices
+from lparscope.rules.wpar import namefs as wpar_namefs
 from lparscope.sources import lslpp, lswpar, mount
 
 from .conftest import device, host, run_rule
@@ -56,7 +57,7 @@ def _global(ostype="5.2", with_adapter=True, sdd=True):
 
 def test_adapter_exported_to_versioned_wpar():
     h = _global("1")
-    (f,) = run_rule(wpar.adapter_in_unsupported_wpar, h)
+    (f,) = run_rule(wpar_devices.adapter_in_unsupported_wpar, h)
     assert f.subject == "vw52:fcs2" and "Versioned (OStype 1)" in f.message
     assert f.fix.root[0] == "chwpar -K -D devname=fcs2 vw52"
     assert f.rollback.root == ["chwpar -D devname=fcs2 vw52"]
@@ -65,10 +66,10 @@ def test_adapter_exported_to_versioned_wpar():
 
 def test_adapter_in_plain_system_wpar_is_fine_and_disks_never_count():
     h = _global("0")  # OStype 0: native system WPAR, adapters are allowed
-    assert run_rule(wpar.adapter_in_unsupported_wpar, h) == []
+    assert run_rule(wpar_devices.adapter_in_unsupported_wpar, h) == []
     h = _global("1", with_adapter=False)
     _feed(h, lswpar, D_ADAPTER.replace("vw52  fcs2         adapter                          EXPORTED\n", ""))
-    assert run_rule(wpar.adapter_in_unsupported_wpar, h) == []
+    assert run_rule(wpar_devices.adapter_in_unsupported_wpar, h) == []
 
 
 def test_adapter_in_rootvg_wpar():
@@ -77,32 +78,32 @@ def test_adapter_in_rootvg_wpar():
                      "------------------------------------------------------\nrw1   A      S     rw1       /wpars/rw1    yes\n")
     _feed(h, lswpar, "root@glb2:/ # lswpar -D rw1\nName  Device Name  Type     Virtual Device  RootVG  Status\n"
                      "------------------------------------------------------------\nrw1   fcs0         adapter                          EXPORTED\n")
-    (f,) = run_rule(wpar.adapter_in_unsupported_wpar, h)
+    (f,) = run_rule(wpar_devices.adapter_in_unsupported_wpar, h)
     assert "rootvg WPAR" in f.message
 
 
 def test_sddpcm_with_52_versioned_wpar():
-    (f,) = run_rule(wpar.sddpcm_with_versioned52, _global("5.2"))
+    (f,) = run_rule(wpar_devices.sddpcm_with_versioned52, _global("5.2"))
     assert f.level == "warning" and "devices.sddpcm.71.rte (2.6.6.0)" in f.message
     assert "installp -u devices.sddpcm.71.rte" in f.fix.root and f.disruption == ["reboot"]
     # the level is only a code: advisory, asks to confirm
-    (g,) = run_rule(wpar.sddpcm_with_versioned52, _global("1"))
+    (g,) = run_rule(wpar_devices.sddpcm_with_versioned52, _global("1"))
     assert g.level == "info" and "clogin vw52 oslevel" in g.message
 
 
 def test_sddpcm_quiet_for_53_native_or_absent():
-    assert run_rule(wpar.sddpcm_with_versioned52, _global("5.3")) == []
-    assert run_rule(wpar.sddpcm_with_versioned52, _global("0")) == []
+    assert run_rule(wpar_devices.sddpcm_with_versioned52, _global("5.3")) == []
+    assert run_rule(wpar_devices.sddpcm_with_versioned52, _global("0")) == []
     h = _global("5.2", sdd=False)
     _feed(h, lslpp, "root@glb1:/ # lslpp -l *sddpcm*\nlslpp: 0504-132  Fileset *sddpcm* not installed.\n")
-    assert run_rule(wpar.sddpcm_with_versioned52, h) == []
+    assert run_rule(wpar_devices.sddpcm_with_versioned52, h) == []
 
 
 def test_nfs_to_own_global_from_lswpar_table_and_mount_table():
     e = Estate()
     h = e.host("glb1")
     _feed(h, lswpar, L_VERSIONED.format(ostype="0"), "lswpar_L.txt")
-    (f,) = run_rule(wpar.nfs_instead_of_namefs, e)
+    (f,) = run_rule(wpar_namefs.nfs_instead_of_namefs, e)
     assert f.host == "glb1" and f.subject == "vw52:/data"
     assert f.fix.root[:2] == ["clogin vw52 umount /data", "mount -v namefs /data1 /wpars/vw52/data"]
     assert f.values["current"] == "nfs glb1:/data1"
@@ -112,7 +113,7 @@ def test_nfs_to_own_global_from_lswpar_table_and_mount_table():
                     "-------- ---------------  ---------------  ------ ------------ ---------------\n"
                     "glb1     /data1           /wpars/vw52/data nfs3   Jan 10 10:00 rw,bg,hard\n"
                     "10.1.1.5 /data3           /wpars/vw52/data3 nfs3   Jan 10 10:00 rw\n", "mount.txt")
-    subjects = sorted(x.subject for x in run_rule(wpar.nfs_instead_of_namefs, e))
+    subjects = sorted(x.subject for x in run_rule(wpar_namefs.nfs_instead_of_namefs, e))
     assert subjects == ["vw52:/data", "vw52:/data3"]
 
 
@@ -124,7 +125,7 @@ def test_nfs_from_another_server_is_not_namefs_material():
                     "-------- ---------------  ---------------  ------ ------------ ---------------\n"
                     "nas01    /vol/x           /wpars/vw52/x    nfs3   Jan 10 10:00 rw\n"
                     "glb1     /data1           /mnt             nfs3   Jan 10 10:00 rw\n")
-    assert run_rule(wpar.nfs_instead_of_namefs, e) == []
+    assert run_rule(wpar_namefs.nfs_instead_of_namefs, e) == []
 
 
 def test_nfs_mount_seen_inside_the_wpar_host():
@@ -133,5 +134,5 @@ def test_nfs_mount_seen_inside_the_wpar_host():
     _feed(e.host("vw52"), mount, "root@vw52:/ # mount\n  node       mounted        mounted over    vfs       date        options\n"
                                  "-------- ---------------  ---------------  ------ ------------ ---------------\n"
                                  "glb1     /data1           /data            nfs3   Jan 10 10:00 rw\n")
-    (f,) = run_rule(wpar.nfs_instead_of_namefs, e)
+    (f,) = run_rule(wpar_namefs.nfs_instead_of_namefs, e)
     assert f.host == "glb1" and "mount -v namefs /data1 /wpars/vw52/data" in f.fix.root

@@ -246,7 +246,7 @@ def _vp_limits(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, chang
 
 def _host_generation(host: Any) -> tuple[float | None, str]:
     try:
-        from ..rules.processor_more import power_generation
+        from ..rules.host_facts import power_generation
     except ImportError:  # pragma: no cover - the rules package moves; generation then comes from the frame only
         return None, ""
     gen, what, _ev = power_generation(host)

@@ -61,7 +61,7 @@ def _pool_table(estate: Estate, fr: Frame) -> list[dict[str, Any]]:
 
 
 def _memory_table(fr: Frame) -> dict[str, Any]:
-    from ..rules.frame_memory import divisor, memory_budget
+    from ..rules.frame.memory import divisor, memory_budget
 
     rows = []
     for p in sorted(fr.partitions.values(), key=lambda p: (p.id or 0, p.name)):
@@ -73,7 +73,7 @@ def _memory_table(fr: Frame) -> dict[str, Any]:
 
 
 def _topology(estate: Estate, fr: Frame) -> dict[str, Any]:
-    from ..rules.frame_vios import _seas_of
+    from ..rules.frame.sea import seas_of
 
     vios = []
     for v in fr.vios:
@@ -81,7 +81,7 @@ def _topology(estate: Estate, fr: Frame) -> dict[str, Any]:
                      "trunks": [{"slot": t.slot, "pvid": t.pvid, "vlans": t.vlans, "priority": t.priority,
                                  "vswitch": t.vswitch} for t in v.veth if t.trunk],
                      "seas": [{k: (str(x) if x is not None else None) for k, x in s.items() if k != "evidence"}
-                              for s in _seas_of(estate, fr, v)],
+                              for s in seas_of(estate, fr, v)],
                      "vscsi_clients": sorted({s.remote_name or str(s.remote_id) for s in v.vscsi if s.adapter_type == "server"}),
                      "vfc_clients": sorted({s.remote_name or str(s.remote_id) for s in v.vfc if s.adapter_type == "server"})})
     vlans: dict[tuple[str, int], dict[str, Any]] = {}
@@ -156,7 +156,7 @@ def _partition_row(p: FramePartition) -> dict[str, Any]:
 
 def frame_section(estate: Estate) -> list[dict[str, Any]]:
     """One JSON-ready dict per frame."""
-    from ..rules.frame_cpu import profile_drift
+    from ..rules.frame.profiles import profile_drift
 
     out = []
     for fr in sorted((f for f in (estate.frames or {}).values() if isinstance(f, Frame)), key=lambda f: f.name):

@@ -86,9 +86,9 @@ def load(path: str | Path | None) -> Config:
         raise ConfigError(f"{p}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: {exc}") from None
-    from .engine import all_rules
+    from .discovery import import_rule_modules
 
-    all_rules()  # rule modules declare their thresholds when imported
+    import_rule_modules()  # rule modules declare their thresholds when imported
     for key, value in (data.get("thresholds") or {}).items():
         if key not in DEFAULTS:
             raise ConfigError(f"{p}: unknown threshold '{key}' (known: {', '.join(sorted(DEFAULTS))})")

@@ -9,7 +9,8 @@ A rule is declared with :func:`rule`::
         ...
         yield finding(...)
 
-Host rules receive one host at a time; estate rules (``scope="estate"``) receive the
+Rules live in subpackages by area (``rules/processor/``, ``rules/network/`` ...), one concept per
+module; :func:`all_rules` finds them all (see :mod:`.discovery`). Host rules receive one host at a time; estate rules (``scope="estate"``) receive the
 whole :class:`~lparscope.model.estate.Estate`. A rule never parses text.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 
 from ..model.estate import Estate, Evidence, Host
 from .config import Config
+from .discovery import import_rule_modules
 
 SEVERITIES = ("critical", "warning", "info")
 DISRUPTIONS = ("reboot", "interface-down", "dlpar", "restart-needed")
@@ -51,6 +53,13 @@ class Rule:
     rationale: str
     check: Callable[..., Iterable[Finding]]
     scope: str = "host"  # host | estate
+
+    @property
+    def location(self) -> str:
+        """Where the rule lives under rules/: ``"network/sea"`` for rules/network/sea.py."""
+        module = self.check.__module__
+        prefix = __name__.rpartition(".")[0] + "."
+        return (module[len(prefix):] if module.startswith(prefix) else module).replace(".", "/")
 
 
 @dataclass
@@ -135,19 +144,9 @@ def finding(fn: Callable[..., Any], host: Host | str, subject: str, message: str
     )
 
 
-_NOT_RULES = {"engine", "config"}
-
-
 def all_rules() -> dict[str, Rule]:
-    """Every registered rule: importing each module of this package registers its rules."""
-    import importlib
-    import pkgutil
-
-    from .. import rules as package
-
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        if info.name not in _NOT_RULES and not info.name.startswith("_"):
-            importlib.import_module(f"{package.__name__}.{info.name}")
+    """Every registered rule: importing each module under rules/ registers its rules."""
+    import_rule_modules()
     return dict(REGISTRY)
 
 

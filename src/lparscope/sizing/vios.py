@@ -1,6 +1,6 @@
 """VIOS sizing, each number shown with the inputs it came from.
 
-Memory (000 §3.5.2, via :func:`lparscope.rules.vios.vios_memory_estimate`): 2 GB per 16 cores of the
+Memory (000 §3.5.2, via :func:`lparscope.rules.vios.memory.vios_memory_estimate`): 2 GB per 16 cores of the
 frame, or 768 MB plus a fixed amount per adapter; the larger of the two. rules-catalogue S10 adds a
 floor for VIOS 3.x: below 4 GB is a warning, below 8 GB advisory with many mappings.
 
@@ -102,7 +102,7 @@ def _level(text: Any) -> tuple[int, ...]:
 
 def _sea_layout(host: Host) -> tuple[int, int, bool, bool]:
     """(1 Gbit ports, 10 Gbit ports, aggregated, threaded) of the ports under this VIOS's SEAs."""
-    from ..rules.vios import _port_speed_10g
+    from ..rules.vios.memory import port_speed_10g
 
     seas = host.by_class("sea")
     if not seas:
@@ -123,7 +123,7 @@ def _sea_layout(host: Host) -> tuple[int, int, bool, bool]:
         else:
             names.add(real)
     ports = [host.devices[n] for n in names if n in host.devices]
-    ten = sum(1 for d in ports if _port_speed_10g(d))
+    ten = sum(1 for d in ports if port_speed_10g(d))
     return len(ports) - ten, ten, aggregated, threaded
 
 
@@ -139,7 +139,7 @@ def _measured(host: Host | None, part: Any) -> tuple[float | None, float | None,
 
 def size_vios(host: Host | None, part: Any = None, frame: Any = None, duplex: bool = True) -> ViosSizing:
     """Sizing of one VIOS from its own outputs (``host``) and/or the HMC's view (``part`` of ``frame``)."""
-    from ..rules.vios import vios_memory_estimate
+    from ..rules.vios.memory import vios_memory_estimate
 
     name = host.name if host is not None else part.name
     s = ViosSizing(name, frame=getattr(frame, "name", None))

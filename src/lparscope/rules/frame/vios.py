@@ -1,0 +1,90 @@
+"""VIOS redundancy on a frame: a single VIOS, and VIOS pairs where one VIOS could not carry the
+pair's load alone (000 §3.5.3, Table 3-10; rules-catalogue VIOS-01).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...model.estate import Estate
+from ..config import Config, threshold
+from ..engine import Commands, Finding, finding, rule
+from .hmc import S000, frames, ms, prof_cmd
+
+BUSY_SHARE = threshold("frame_vios_busy_share", 0.5,
+                       "a VIOS of a redundant pair should stay at or below this share of its capacity (000 §3.7.8 Table 3-10)")
+
+
+@rule(
+    id="FRAME-SINGLE-VIOS",
+    title="Only one VIOS on a frame with client partitions",
+    severity="warning",
+    category="vios",
+    source=f"{S000} §3.5.3; rules-catalogue VIOS-01",
+    rationale="""VIOS are best deployed in redundant pairs: one can be shut down for maintenance or fail while
+    the other keeps serving the clients' I/O. The HMC lists every partition of the frame, so a frame with
+    client partitions and a single VIOS partition is a frame where every VIOS update stops the clients that
+    use virtual I/O.""",
+    scope="estate",
+)
+def frame_single_vios(estate: Estate, cfg: Config) -> Iterator[Finding]:
+    for fr in frames(estate):
+        vios = [p for p in fr.vios if p.running_now]
+        clients = [p for p in fr.clients if p.running_now and (p.vscsi or p.vfc or p.veth)]
+        if len(fr.vios) != 1 or not vios or not clients:
+            continue
+        v = vios[0]
+        fix = Commands(hmc=[f'mksyscfg -r lpar -m {ms(fr)} -i "name=<second-vios>,profile_name=default_profile,lpar_env=vioserver,'
+                            f'proc_mode=shared,sharing_mode=uncap,uncap_weight=255,min_proc_units=0.5,desired_proc_units={v.ec or 1:g},'
+                            f'max_proc_units=4,min_procs=1,desired_procs={v.vps or 2},max_procs=8,min_mem=4096,'
+                            f'desired_mem={v.mem or 8192},max_mem={2 * (v.mem or 8192)},io_slots=<its own adapters>"',
+                            "# then install the VIOS, give it its own FC and Ethernet adapters, add server adapters for every "
+                            "client and set up SEA failover (ha_mode=auto, different trunk priorities)"])
+        undo = Commands(hmc=[f"rmsyscfg -r lpar -m {ms(fr)} -n <second-vios>"])
+        yield finding(frame_single_vios, v.label, "frame",
+                      f"{fr.name} has one VIOS ({v.name}) serving {len(clients)} client partition(s): "
+                      f"{', '.join(c.name for c in clients[:8])}.",
+                      evidence=v.ev("lpar_env", "lpar"), fix=fix, rollback=undo,
+                      values={"current": "1 VIOS", "suggested": "2 VIOS (redundant pair)"})
+
+
+@rule(
+    id="FRAME-VIOS-FAILOVER-CAPACITY",
+    title="One VIOS of the pair could not carry the pair's load alone",
+    severity="warning",
+    category="vios",
+    source=f"{S000} §3.5.3, §3.7.7, §3.7.8 (Table 3-10: no VIOS busy beyond 50%)",
+    rationale="""A redundant pair is only redundant if either VIOS can serve all clients when the other is down
+    (000 §3.7.7: will each VIOS have sufficient resources to serve the entire workload?). Table 3-10 puts it
+    as a rule for balanced designs: no VIOS busier than 50%. The measured peak processor use of both VIOS
+    (lparstat physc, or lslparutil samples) is compared with what each can reach (its VPs when uncapped, its
+    EC when capped).""",
+    scope="estate",
+)
+def frame_vios_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
+    from ...sizing.vios import failover, size_vios
+
+    for fr in frames(estate):
+        for a, b in [(fr.partitions[x], fr.partitions[y]) for x, y in fr.vios_pairs]:
+            sa = size_vios(estate.hosts.get(a.host or ""), a, fr)
+            sb = size_vios(estate.hosts.get(b.host or ""), b, fr)
+            chk = failover(sa, sb)
+            if chk is None:
+                continue
+            busy = chk.busiest_share is not None and chk.busiest_share > cfg.t(BUSY_SHARE)
+            if chk.one_can_carry and not busy:
+                continue
+            small = a if (sa.capacity or 0) <= (sb.capacity or 0) else b
+            need = int(-(-chk.combined_peak // 1)) + 1
+            fix = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o a -p {small.name} --procs <n>   # VPs to reach {need}",
+                                prof_cmd(fr, small, desired_procs=need, max_procs=max(need, small.max_vps or 0)),
+                                "# or move clients' traffic so that each VIOS stays at or below half of its capacity"])
+            undo = Commands(hmc=[prof_cmd(fr, small, desired_procs=small.vps or "<previous>")])
+            yield finding(frame_vios_failover, small.label, f"pair {a.name}/{b.name}",
+                          f"{fr.name}: {a.name} peaks at {sa.measured_peak:.2f} and {b.name} at {sb.measured_peak:.2f} "
+                          f"processor units ({sa.measured_from}); together {chk.combined_peak:.2f}, while {a.name} can reach "
+                          f"{sa.capacity} and {b.name} {sb.capacity}"
+                          + (f"; the busier runs at {100 * chk.busiest_share:.0f}% of its capacity" if chk.busiest_share else "") + ".",
+                          evidence=[*a.ev("vps", "ec"), *b.ev("vps", "ec")], fix=fix, rollback=undo, disruption=["dlpar"],
+                          values={"current": f"{chk.combined_peak:.2f} vs {sa.capacity}/{sb.capacity}",
+                                  "suggested": f">= {need} VP on each"})

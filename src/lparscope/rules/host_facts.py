@@ -1,0 +1,88 @@
+"""Facts about a host that rules in several areas read the same way: the POWER generation, the AIX
+level, a kernel tunable's value, the SMT threads.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model.estate import Evidence, Host, Sourced
+
+
+def _gen_from_text(text: str) -> float | None:
+    """7.5 stands for POWER7+; 'PowerPC_POWER9', 'POWER9 Mode', 'Power7 Mode', 'POWER7+' ..."""
+    m = re.search(r"power\s*_?(\d+)\s*(\+)?", text, re.I)
+    if not m:
+        return None
+    gen = float(m.group(1))
+    return gen + 0.5 if m.group(2) else gen
+
+
+def power_generation(host: Host) -> tuple[float | None, str, Evidence | None]:
+    """(generation, what it was read from, evidence); hardware (lsattr proc type) wins over compat modes."""
+    for name in sorted(host.devices):
+        dev = host.devices[name]
+        if re.fullmatch(r"proc\d+", name) and dev.attr("type"):
+            gen = _gen_from_text(dev.attr("type") or "")
+            if gen:
+                ev = dev.attr_ev("type")
+                return gen, f"{name} type {dev.attr('type')}", ev[0] if ev else None
+    for s in host.of_kind("amepat", "AmepatReport"):
+        mode = getattr(s.record, "processor_implementation_mode", None)
+        gen = _gen_from_text(mode or "")
+        if gen:
+            return gen, f"amepat Processor Implementation Mode {mode}", s.ev("processor_implementation_mode")
+    return None, "", None
+
+
+def aix_level(host: Host) -> tuple[tuple[int, int] | None, Evidence | None]:
+    """(AIX release as (7, 2), TL) from oslevel; a VIOS ioslevel maps to its AIX base (2.x 6.1, 3.x 7.2, 4.x 7.3)."""
+    for s in reversed(host.of_kind("oslevel")):
+        lv = s.record
+        if getattr(lv, "listed", False):
+            continue
+        parts = getattr(lv, "parts", None) or ()
+        if lv.command == "oslevel" and parts and parts[0] >= 1000:
+            rel = (parts[0] // 1000, parts[0] // 100 % 10)
+            return (rel[0] * 10 + rel[1], (parts[1] if len(parts) > 1 else 0)), s.ev()
+        m = re.match(r"^(\d)\.(\d)", getattr(lv, "release", None) or "")
+        if lv.command == "oslevel" and m:
+            return (int(m.group(1)) * 10 + int(m.group(2)), 0), s.ev()
+        if lv.command == "ioslevel" and parts:
+            base = {2: 61, 3: 72, 4: 73}.get(parts[0])
+            if base:
+                return (base, 0), s.ev()
+    return None, None
+
+
+def tunable(host: Host, name: str) -> Sourced | None:
+    """The last tunables record read for ``name`` (its .record has current/default/boot/type)."""
+    found = [s for s in host.of_kind("tunables", "Tunable") if s.record.name == name]
+    return found[-1] if found else None
+
+
+def tunable_int(host: Host, name: str) -> tuple[int | None, Sourced | None]:
+    s = tunable(host, name)
+    return (None, None) if s is None else (s.record.current_int, s)
+
+
+def smt_threads(host: Host) -> tuple[int | None, Evidence | None]:
+    """SMT threads per VP: lparstat -i Type, then the lparstat header smt=, then lsattr proc0 smt_threads."""
+    p = host.partition
+    if p is not None and p.type:
+        m = re.search(r"smt-?(\d+)", p.type, re.I)
+        if m:
+            return int(m.group(1)), p.ev("type")[0] if p.ev("type") else None
+        if "smt" not in p.type.lower():
+            return 1, p.ev("type")[0] if p.ev("type") else None
+    for s in host.of_kind("lparstat", "LparstatConfig"):
+        smt = s.record.smt
+        if smt and smt.isdigit():
+            return int(smt), s.ev()
+        if smt and smt.lower() == "off":
+            return 1, s.ev()
+    dev = host.devices.get("proc0")
+    if dev is not None and dev.attr("smt_threads") and dev.attr("smt_threads").isdigit():  # type: ignore[union-attr]
+        ev = dev.attr_ev("smt_threads")
+        return int(dev.attr("smt_threads")), ev[0] if ev else None  # type: ignore[arg-type]
+    return None, None

@@ -1,0 +1,165 @@
+"""Rules on the time series of an nmon recording: run queue, paging, network errors, SEA traffic.
+
+Each reads one nmon section kept on the host (host.nmon.tables) through a pure check of
+lparscope.sizing.series_checks and cites the section rows where the condition held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ...model.estate import Evidence, Host
+from ...sizing import series_checks as sc
+from ..changes import MS
+from ..config import Config
+from ..engine import Commands, Finding, finding, rule
+
+
+def _table(host: Host, name: str) -> Any:
+    rec = host.nmon
+    return rec.tables.get(name) if rec is not None else None
+
+
+def _col(table: Any, name: str) -> np.ndarray | None:
+    return np.asarray(table.column(name), dtype=float) if name in table.columns else None
+
+
+def _rows(host: Host, table: Any, indexes: Any, limit: int = 2) -> list[Evidence]:
+    lines = [int(x) for x in getattr(table, "lines", [])]
+    return [Evidence(host.nmon_path or "?", lines[i], f"{table.name} row {i + 1}")
+            for i in list(indexes)[:limit] if 0 <= i < len(lines)]
+
+
+def _lcpu(host: Host) -> float | None:
+    lpar = _table(host, "LPAR")
+    if lpar is not None and "logicalCPUs" in lpar.columns:
+        v = _col(lpar, "logicalCPUs")
+        v = v[~np.isnan(v)] if v is not None else None
+        if v is not None and v.size:
+            return float(v[-1])
+    cpus = (host.nmon.header.get("cpus") or "").split(",")[0] if host.nmon else ""
+    return float(cpus) if cpus.strip().isdigit() else None
+
+
+@rule(
+    id="CPU-RUNQ-PER-LCPU",
+    title="More runnable threads than logical CPUs, persistently",
+    severity="warning",
+    category="processor",
+    source="rules-catalogue CPU (run queue); nmon PROC Runnable (practitioner threshold, not from the seeds)",
+    rationale="""On AIX the run queue counts running and ready threads. More of them than logical CPUs, for a
+    sustained time, means threads wait for a processor: the partition needs more VPs or entitlement (or
+    the workload queues by design). The threshold of 1 thread per logical CPU is a practitioner rule.""",
+)
+def runq(host: Host, cfg: Config) -> Iterator[Finding]:
+    proc = _table(host, "PROC")
+    lcpu = _lcpu(host)
+    r = _col(proc, "Runnable") if proc is not None else None
+    if r is None or not lcpu:
+        return
+    ep = sc.run_queue_per_lcpu(proc.times, r, lcpu)
+    if ep is None:
+        return
+    yield finding(runq, host, "run queue",
+                  f"{host.name}: run queue above {ep.threshold:g} per logical CPU ({lcpu:.0f} lcpu) in {ep.n_hits} of "
+                  f"{ep.n_samples} snapshots; worst {ep.worst_value:.1f} per lcpu.",
+                  evidence=_rows(host, proc, [ep.worst_index] if ep.worst_index is not None else ep.indexes),
+                  fix=Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {host.name} --procs 1 --procunits 0.5",
+                                    "# or check for a runaway process first: topas, ps -ef -o pcpu,args | sort -rn | head"]),
+                  rollback=Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {host.name} --procs 1 --procunits 0.5"]),
+                  disruption=["dlpar"], values={"current": f"{ep.worst_value:.1f} runnable per lcpu", "suggested": "<= 1"})
+
+
+@rule(
+    id="MEM-PAGING-SPACE-SERIES",
+    title="Paging to paging space through the recording",
+    severity="warning",
+    category="memory",
+    source="rules-catalogue MEM-08; 000_31a80e54567cd02b.txt §3.2.6",
+    rationale="""Paging-space page-ins and page-outs (nmon PAGE pgsin/pgsout) sustained over the recording mean
+    the partition's working set does not fit its real memory: add memory (or, with AME, lower the factor).""",
+)
+def paging_series(host: Host, cfg: Config) -> Iterator[Finding]:
+    page = _table(host, "PAGE")
+    if page is None:
+        return
+    i, o = _col(page, "pgsin"), _col(page, "pgsout")
+    if i is None or o is None:
+        return
+    ep = sc.paging_activity(page.times, i, o)
+    if ep is None:
+        return
+    add = int((host.partition.online_memory_mb or 0) * 0.25) if host.partition else 0
+    yield finding(paging_series, host, "paging space",
+                  f"{host.name}: paging-space pages in+out per second > 0 in {ep.n_hits} of {ep.n_samples} snapshots "
+                  f"(worst {ep.worst_value:.0f}/s, longest run {ep.longest_run_seconds / 60:.0f} min).",
+                  evidence=_rows(host, page, ep.indexes),
+                  fix=Commands(root=["svmon -G -O unit=MB", "lsps -a"],
+                               hmc=[f"chhwres -m {MS} -r mem -o a -p {host.name} -q {add or '<MB>'}"]),
+                  rollback=Commands(hmc=[f"chhwres -m {MS} -r mem -o r -p {host.name} -q {add or '<MB>'}"]),
+                  disruption=["dlpar"], values={"current": f"{ep.share:.0%} of snapshots paging", "suggested": "0"})
+
+
+@rule(
+    id="NET-ERRORS-SERIES",
+    title="Network interface errors during the recording",
+    severity="warning",
+    category="network",
+    source="rules-catalogue NET-13; nmon NETERROR",
+    rationale="""Input/output errors or collisions on an interface are dropped or resent packets; a healthy link
+    shows none. Look at the adapter below it (entstat -d: CRC, no resource, hypervisor failures).""",
+)
+def net_errors(host: Host, cfg: Config) -> Iterator[Finding]:
+    t = _table(host, "NETERROR")
+    if t is None:
+        return
+    per_if: dict[str, np.ndarray] = {}
+    for c in t.columns:
+        iface = c.split("-")[0]
+        v = _col(t, c)
+        if v is not None:
+            per_if[iface] = np.nan_to_num(per_if.get(iface, np.zeros_like(v))) + np.nan_to_num(v)
+    for ep in sc.network_errors(t.times, per_if)[:3]:
+        ent = "ent" + (ep.subject or "en")[2:] if (ep.subject or "").startswith("en") else ep.subject
+        yield finding(net_errors, host, ep.subject or "?",
+                      f"{host.name}: {ep.subject} had errors in {ep.n_hits} of {ep.n_samples} snapshots (worst {ep.worst_value:.0f}).",
+                      evidence=_rows(host, t, ep.indexes),
+                      fix=Commands(root=[f"entstat -d {ent} | egrep -i 'error|crc|resource|failure'", f"errpt -a -N {ent}"]),
+                      rollback=Commands(root=["# the commands above only read counters: nothing to roll back"]),
+                      values={"current": f"{ep.share:.0%} of snapshots with errors", "suggested": "0"})
+
+
+@rule(
+    id="VIOS-SEA-TRAFFIC",
+    title="SEA traffic carried by the VIOS, with its processor cost",
+    severity="info",
+    category="vios",
+    source="002_17cd08c97e154efa.txt (63%/80% of a POWER5 CPU per Gbit simplex/duplex); 000_31a80e54567cd02b.txt §3.5.1",
+    rationale="""A Shared Ethernet Adapter costs VIOS processor in proportion to the traffic it bridges; the
+    002 measurements give roughly 0.6-0.8 of a (POWER5) core per Gbit/s. The peak traffic measured here,
+    set beside the VIOS entitlement, tells whether the VIOS has the processor its SEA needs.""",
+)
+def sea_traffic(host: Host, cfg: Config) -> Iterator[Finding]:
+    t = _table(host, "SEA")
+    if t is None or not host.is_vios:
+        return
+    seas = sorted({c.split("-")[0] for c in t.columns if c.endswith("KB/s")})
+    for sea in seas:
+        r, w = _col(t, f"{sea}-read-KB/s"), _col(t, f"{sea}-write-KB/s")
+        if r is None or w is None:
+            continue
+        tr = sc.sea_traffic(t.times, r, w, is_vios=True, subject=sea)
+        if tr is None or tr.peak_gbit < 0.1:
+            continue
+        ec = host.partition.entitled_capacity if host.partition else None
+        yield finding(sea_traffic, host, sea,
+                      f"{host.name} {sea}: mean {tr.mean_gbit:.2f} Gbit/s, P95 {tr.p95_gbit:.2f}, peak {tr.peak_gbit:.2f}; "
+                      f"by 002 that is about {tr.cpu_estimate_simplex:.1f}-{tr.cpu_estimate_duplex:.1f} POWER5 cores at peak"
+                      + (f" against EC {ec}." if ec else "."),
+                      evidence=_rows(host, t, [tr.peak_index]),
+                      fix=Commands(padmin=[f"seastat -d {sea}   # per-client traffic (enable accounting first)"]),
+                      rollback=Commands(padmin=["# reading only: nothing to roll back"]),
+                      values={"current": f"peak {tr.peak_gbit:.2f} Gbit/s", "suggested": "VIOS EC covering it"})

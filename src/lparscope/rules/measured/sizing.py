@@ -1,0 +1,110 @@
+"""Rules on measured use: the sizing recommendation and VP-bound partitions (000 §3.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from ...model.estate import Evidence, Host
+from ...sizing.series_checks import vp_bound
+from ..changes import MS, PROFILE
+from ..config import Config, threshold
+from ..engine import Commands, Finding, finding, rule
+
+EC_DRIFT = threshold("sizing_ec_drift", 0.25,
+                     "relative difference between current and measured EC (peak-window average) that is reported")
+
+
+def _row_evidence(host: Host, indexes: list[int]) -> list[Evidence]:
+    lpar = host.nmon.tables["LPAR"]
+    lines = list(getattr(lpar, "lines", []))
+    path = host.nmon_path or "?"
+    out = []
+    for i in indexes:
+        if 0 <= i < len(lines):
+            out.append(Evidence(path, int(lines[i]), f"LPAR snapshot {i + 1}"))
+    return out
+
+
+@rule(
+    id="CPU-SIZING-MEASURED",
+    title="Entitlement or virtual processors differ from measured use",
+    severity="warning",
+    category="processor",
+    source="000_31a80e54567cd02b.txt §3.1 (Table 3-1, Figure 3-1); §3.5.1 Table 3-9 for a VIOS",
+    rationale="""The Redbook sizes a partition from its own workload: EC at the average processor use
+    during the peak period, virtual processors at the highest use in that period (a VIOS with some
+    headroom), never more VPs than the pool has cores. The recommendation below comes from the
+    recorded physc series; percentiles are shown beside it for those used to sizing by P95/P99.""",
+)
+def sizing_measured(host: Host, cfg: Config) -> Iterator[Finding]:
+    s = host.sizing
+    if s is None or s.recommended_ec is None or s.recommended_vp is None:
+        return
+    ec_off = s.current_ec is not None and abs(s.recommended_ec - s.current_ec) > cfg.t(EC_DRIFT) * s.current_ec
+    vp_off = s.current_vp is not None and s.recommended_vp != s.current_vp
+    cap_off = s.recommended_uncapped and s.current_capped
+    if not (ec_off or vp_off or cap_off):
+        return
+    window = "-".join(t.strftime("%H:%M") for t in s.peak_window) if s.peak_window else "whole recording"
+    pk = s.peak
+    text = (f"{host.name}: peak window {window} ({s.peak_source}): average physc {pk.mean:.2f}, max {pk.max:.2f}, "
+            f"P90/P95/P99 {pk.p90:.2f}/{pk.p95:.2f}/{pk.p99:.2f}; recommended EC {s.recommended_ec:.2f}, "
+            f"{s.recommended_vp} VP{', uncapped' if s.recommended_uncapped else ''} "
+            f"(now EC {s.current_ec}, {s.current_vp} VP{', capped' if s.current_capped else ''}).")
+    hmc, undo = [], []
+    if s.current_ec is not None and ec_off:
+        op, delta = ("a", s.recommended_ec - s.current_ec) if s.recommended_ec > s.current_ec else ("r", s.current_ec - s.recommended_ec)
+        hmc.append(f"chhwres -m {MS} -r proc -o {op} -p {host.name} --procunits {delta:.2f}")
+        undo.append(f"chhwres -m {MS} -r proc -o {'r' if op == 'a' else 'a'} -p {host.name} --procunits {delta:.2f}")
+    if s.current_vp is not None and vp_off:
+        op, delta = ("a", s.recommended_vp - s.current_vp) if s.recommended_vp > s.current_vp else ("r", s.current_vp - s.recommended_vp)
+        hmc.append(f"chhwres -m {MS} -r proc -o {op} -p {host.name} --procs {delta}")
+        undo.append(f"chhwres -m {MS} -r proc -o {'r' if op == 'a' else 'a'} -p {host.name} --procs {delta}")
+    hmc.append(f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},'
+               f'desired_proc_units={s.recommended_ec:.2f},desired_procs={s.recommended_vp}'
+               + (',sharing_mode=uncap' if cap_off else '') + '"')
+    undo.append(f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},'
+                f'desired_proc_units={s.current_ec},desired_procs={s.current_vp}"')
+    first = [r[0] for r in s.peak_ranges[:1]] + [r[1] for r in s.peak_ranges[-1:]]
+    yield finding(sizing_measured, host, "partition", text, evidence=_row_evidence(host, first),
+                  fix=Commands(hmc=hmc + [f"# why: {r}" for r in s.reasons[:4]]), rollback=Commands(hmc=undo),
+                  disruption=["dlpar"],
+                  values={"current": f"EC {s.current_ec}, {s.current_vp} VP",
+                          "suggested": f"EC {s.recommended_ec:.2f}, {s.recommended_vp} VP"})
+
+
+@rule(
+    id="CPU-VP-BOUND",
+    title="Partition runs at its virtual processor ceiling",
+    severity="warning",
+    category="processor",
+    source="000_31a80e54567cd02b.txt §3.1 (VPs = upper limit of use at peak); rules-catalogue CPU-11",
+    rationale="""An uncapped partition cannot use more cores than it has virtual processors. When physc sits
+    at the VP count while the pool still has idle cores, the VPs, not the pool, limit the workload.""",
+)
+def vp_ceiling(host: Host, cfg: Config) -> Iterator[Finding]:
+    rec = host.nmon
+    lpar = rec.tables.get("LPAR") if rec is not None else None
+    if lpar is None or "PhysicalCPU" not in lpar.columns or "virtualCPUs" not in lpar.columns:
+        return
+    vps = np.asarray(lpar.column("virtualCPUs"), dtype=float)
+    vps = vps[~np.isnan(vps)]
+    if not vps.size:
+        return
+    pool_idle = np.asarray(lpar.column("PoolIdle"), dtype=float) if "PoolIdle" in lpar.columns else None
+    res = vp_bound(lpar.times, np.asarray(lpar.column("PhysicalCPU"), dtype=float), int(vps[-1]), pool_idle=pool_idle)
+    if res is None:
+        return
+    ep = getattr(res, "episode", res)
+    n_vp = int(vps[-1])
+    yield finding(vp_ceiling, host, "partition",
+                  f"{host.name}: physc at or near its {n_vp} VPs in {ep.n_hits} of {ep.n_samples} snapshots "
+                  f"({ep.share:.0%}); longest run {ep.longest_run_seconds / 60:.0f} min.",
+                  evidence=_row_evidence(host, list(ep.indexes[:2])),
+                  fix=Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {host.name} --procs 1",
+                                    f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={n_vp + 1}"']),
+                  rollback=Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {host.name} --procs 1"]),
+                  disruption=["dlpar"], values={"current": f"{n_vp} VP", "suggested": f"{n_vp + 1} VP or more"})

@@ -1,0 +1,164 @@
+"""Fibre Channel adapter resources: fcs command elements and transfer size, fscsi error recovery
+(rules-catalogue STO-04, STO-05, STO-06, STO-07, STO-16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...model.estate import Device, Host
+from ..config import Config, threshold
+from ..engine import Commands, Finding, finding, rule
+
+NO_CMD_MIN = threshold("fcs_no_command_resource_min", 1,
+                       "fcstat 'No Command Resource Count' at or above this is a num_cmd_elems shortage (catalogue STO-05)")
+NO_DMA_MIN = threshold("fcs_no_dma_resource_min", 1,
+                       "fcstat 'No DMA Resource Count' (FC SCSI section) at or above this is a DMA window shortage (catalogue STO-06)")
+_PHYS_ERRORS = ("error_frames", "link_failure_count", "loss_of_sync_count", "loss_of_signal", "invalid_crc_count")
+
+
+def _fc_stats(host: Host) -> list[Device]:
+    return sorted((d for d in host.devices.values() if d.stats is not None and hasattr(d.stats, "counters")
+                   and d.name.startswith("fcs")), key=lambda d: d.name)
+
+
+def _phys_note(dev: Device) -> str:
+    errs = {k: dev.stats.counters.get(k) for k in _PHYS_ERRORS if (dev.stats.counters.get(k) or 0) > 0}
+    if not errs:
+        return ""
+    return (" Physical-layer errors are also counted (" + ", ".join(f"{k} {v}" for k, v in errs.items())
+            + "): fix cabling/SFP/switch first, more queueing makes service times worse (catalogue STO-04).")
+
+
+def _is_vfc_client(dev: Device) -> bool:
+    return "vfc-client" in (getattr(dev.stats, "device_type", "") or "").lower() or "virtual fibre" in dev.description.lower()
+
+
+def _change(host: Host, dev: Device, attr: str, new: str, old: str) -> tuple[Commands, Commands]:
+    pad = host.is_vios
+    fix = Commands(root=[f"chdev -l {dev.name} -a {attr}={new} -P", "# applies at the next boot (or after rmdev -R / cfgmgr of the adapter)"],
+                   padmin=[f"chdev -dev {dev.name} -attr {attr}={new} -perm"] if pad else [])
+    if _is_vfc_client(dev):
+        fix.root.insert(0, f"# NPIV client: first raise {attr} on the VIOS physical port behind this adapter (client <= VIOS)")
+    undo = Commands(root=[f"chdev -l {dev.name} -a {attr}={old} -P"],
+                    padmin=[f"chdev -dev {dev.name} -attr {attr}={old} -perm"] if pad else [])
+    return fix, undo
+
+
+@rule(
+    id="STO-FCS-NUM-CMD-ELEMS",
+    title="FC adapter ran out of command elements (num_cmd_elems)",
+    severity="warning",
+    category="storage",
+    source="rules-catalogue STO-05, S7",
+    rationale="""'No Command Resource Count' in fcstat counts I/Os the FC driver could not start because all of
+    the adapter's command elements (num_cmd_elems) were in use: the port queues I/O the disks could
+    take. Raise num_cmd_elems (default 200, up to 4096 on physical adapters, but adapter firmware may
+    cap it lower, e.g. 3200: check the value after the reboot). On an NPIV client the value must not
+    exceed the VIOS port's.""",
+)
+def fcs_num_cmd_elems(host: Host, cfg: Config) -> Iterator[Finding]:
+    for dev in _fc_stats(host):
+        c = dev.stats.counters
+        nocmd = c.get("no_command_resource_count") or 0
+        if nocmd < cfg.t(NO_CMD_MIN):
+            continue
+        cur = dev.attr("num_cmd_elems")
+        new = str(min(int(cur) * 2, 4096)) if cur and cur.isdigit() else "<2 x current, at most 4096>"
+        fix, undo = _change(host, dev, "num_cmd_elems", new, cur or "<previous>")
+        elems = c.get("no_adapter_elements_count") or 0
+        more = f", No Adapter Elements Count {elems}" if elems > 0 else ""
+        yield finding(fcs_num_cmd_elems, host, dev.name,
+                      f"{dev.name} on {host.name}: No Command Resource Count {nocmd}{more} "
+                      f"(over {c.get('seconds_since_last_reset', '?')} s since reset); num_cmd_elems {cur or 'unknown'}."
+                      + _phys_note(dev),
+                      evidence=dev.stat_ev("no_command_resource_count", "no_adapter_elements_count", "seconds_since_last_reset")
+                      + dev.attr_ev("num_cmd_elems"), fix=fix, rollback=undo, disruption=["reboot"],
+                      values={"current": cur or "unknown", "suggested": new})
+
+
+def _next_xfer(cur: str | None) -> str:
+    try:
+        v = int(cur or "", 16)
+    except ValueError:
+        return "0x200000"
+    return hex(min(max(v * 2, 0x200000), 0x1000000))
+
+
+@rule(
+    id="STO-FCS-MAX-XFER-SIZE",
+    title="FC adapter ran out of DMA resources (max_xfer_size)",
+    severity="warning",
+    category="storage",
+    source="rules-catalogue STO-06",
+    rationale="""'No DMA Resource Count' in the FC SCSI section of fcstat counts I/Os delayed because the
+    adapter's DMA window was exhausted. With the default max_xfer_size 0x100000 the window is 16 MB;
+    any larger value gives 128 MB. Change the VIOS physical port first, then the NPIV clients (a
+    client value above the VIOS's is not allowed to work).""",
+)
+def fcs_max_xfer(host: Host, cfg: Config) -> Iterator[Finding]:
+    for dev in _fc_stats(host):
+        nodma = dev.stats.counters.get("no_dma_resource_count") or 0
+        if nodma < cfg.t(NO_DMA_MIN):
+            continue
+        cur = dev.attr("max_xfer_size")
+        new = _next_xfer(cur)
+        fix, undo = _change(host, dev, "max_xfer_size", new, cur or "0x100000")
+        yield finding(fcs_max_xfer, host, dev.name,
+                      f"{dev.name} on {host.name}: No DMA Resource Count {nodma}; max_xfer_size {cur or 'unknown'}."
+                      + _phys_note(dev),
+                      evidence=dev.stat_ev("no_dma_resource_count") + dev.attr_ev("max_xfer_size"),
+                      fix=fix, rollback=undo, disruption=["reboot"],
+                      values={"current": cur or "unknown (default 0x100000)", "suggested": new})
+
+
+def _multipath_parents(host: Host) -> set[str] | None:
+    """fscsi adapters carrying a path of a disk that has paths through two or more adapters (lspath);
+    None when there is no path data."""
+    paths = host.of_kind("lspath", "DiskPath")
+    if not paths:
+        return None
+    parents: dict[str, set[str]] = {}
+    for s in paths:
+        parents.setdefault(s.record.disk, set()).add(s.record.parent)
+    return {p for ps in parents.values() if len(ps) > 1 for p in ps}
+
+
+@rule(
+    id="STO-FSCSI-FAST-FAIL-DYNTRK",
+    title="Multipathed FC port without fast_fail / dynamic tracking",
+    severity="warning",
+    category="storage",
+    source="rules-catalogue STO-07",
+    rationale="""With several paths, fc_err_recov=fast_fail fails I/O on a dead link quickly so MPIO moves it to
+    another path, and dyntrk=yes follows a target whose N_Port ID changed (switch port move) without
+    an outage. The AIX defaults are delayed_fail and no. Multipathing is taken from lspath (a disk
+    with paths through two or more adapters); without lspath, two or more FC ports on the host are
+    taken as multipathing and the message says so. Single-path ports keep delayed_fail.""",
+)
+def fscsi_recovery(host: Host, cfg: Config) -> Iterator[Finding]:
+    fscsi = sorted((d for d in host.devices.values() if d.name.startswith("fscsi")
+                    and ("fc_err_recov" in d.attrs or "dyntrk" in d.attrs)), key=lambda d: d.name)
+    if not fscsi:
+        return
+    multi = _multipath_parents(host)
+    ports = {d.name for d in fscsi} | {d.name for d in host.by_class("fc")}
+    for dev in fscsi:
+        recov, dyn = dev.attr("fc_err_recov"), dev.attr("dyntrk")
+        if recov in (None, "fast_fail") and dyn in (None, "yes"):
+            continue
+        if multi is not None and dev.name not in multi:
+            continue
+        how = "lspath shows disks with several paths through it" if multi is not None else \
+            f"assumed multipathed: {len(ports)} FC ports on the host, no lspath in the data"
+        if multi is None and len(ports) < 2:
+            continue
+        fix = Commands(root=[f"chdev -l {dev.name} -a fc_err_recov=fast_fail -a dyntrk=yes -P", "# applies at the next boot"],
+                       padmin=[f"chdev -dev {dev.name} -attr fc_err_recov=fast_fail dyntrk=yes -perm"] if host.is_vios else [])
+        undo = Commands(root=[f"chdev -l {dev.name} -a fc_err_recov={recov or 'delayed_fail'} -a dyntrk={dyn or 'no'} -P"],
+                        padmin=[f"chdev -dev {dev.name} -attr fc_err_recov={recov or 'delayed_fail'} dyntrk={dyn or 'no'} -perm"]
+                        if host.is_vios else [])
+        yield finding(fscsi_recovery, host, dev.name,
+                      f"{dev.name} on {host.name} has fc_err_recov={recov}, dyntrk={dyn} ({how}).",
+                      evidence=dev.attr_ev("fc_err_recov", "dyntrk"), fix=fix, rollback=undo, disruption=["reboot"],
+                      values={"current": f"fc_err_recov={recov}, dyntrk={dyn}", "suggested": "fc_err_recov=fast_fail, dyntrk=yes"})

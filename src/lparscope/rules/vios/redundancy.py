@@ -1,0 +1,169 @@
+"""Clients served by one VIOS and VIOS pairs whose ioslevels differ (000 §3.5.3; rules-catalogue
+VIOS-01, VIOS-02).
+
+A *pair* here is two VIOS of the same frame whose ``lsmap`` outputs name at least one
+common client partition ID (the frame is read from the server adapter's physical
+location code ``U<type>.<model>.<serial>-V<n>-C<slot>``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ...model.estate import Estate, Evidence, Host
+from ..changes import MS
+from ..config import Config
+from ..engine import Commands, Finding, finding, rule
+from .level import level_tuple
+
+_FRAME = re.compile(r"^U(?P<frame>[^-\s]+)-V\d+")
+
+
+Client = tuple[str | None, int]  # (frame, client partition id)
+
+
+def frame_of(physloc: str | None) -> str | None:
+    """Machine type.model.serial from a virtual adapter location code, or None."""
+    m = _FRAME.match(physloc or "")
+    return m.group("frame") if m else None
+
+
+def mapping_evidence(m: Any) -> Evidence | None:
+    return getattr(m, "_evidence", None)
+
+
+def served(host: Host) -> dict[str, dict[Client, list[Any]]]:
+    """Clients this VIOS really serves, per protocol: vSCSI with a target device, NPIV mapped to a port."""
+    out: dict[str, dict[Client, list[Any]]] = {"vSCSI": {}, "NPIV": {}}
+    for m in host.vscsi_mappings:
+        if m.vtd and m.client_id:
+            out["vSCSI"].setdefault((frame_of(m.physloc), m.client_id), []).append(m)
+    for m in host.npiv_mappings:
+        if m.fc_name and m.client_id:
+            out["NPIV"].setdefault((frame_of(m.physloc), m.client_id), []).append(m)
+    return out
+
+
+def adapters(host: Host) -> set[Client]:
+    """Every client a server adapter of this VIOS points at, mapped or not."""
+    return {(frame_of(m.physloc), m.client_id) for m in [*host.vscsi_mappings, *host.npiv_mappings] if m.client_id}
+
+
+def _same_frame(a: Client, b: Client) -> bool:
+    return a[1] == b[1] and (a[0] == b[0] or a[0] is None or b[0] is None)
+
+
+def pairs(estate: Estate) -> list[tuple[Host, Host, list[Client]]]:
+    """VIOS pairs: two VIOS whose server adapters name a common client partition."""
+    vios = sorted(estate.vios, key=lambda h: h.name)
+    out = []
+    for i, a in enumerate(vios):
+        ca = adapters(a)
+        for b in vios[i + 1:]:
+            common = sorted({x for x in ca for y in adapters(b) if _same_frame(x, y)}, key=lambda c: (c[0] or "", c[1]))
+            if common:
+                out.append((a, b, common))
+    return out
+
+
+def _client_names(estate: Estate, frame: str | None, ids: list[int], maps: list[Any]) -> dict[int, str]:
+    names = {m.client_id: m.client_name for m in maps if getattr(m, "client_name", None)}
+    for h in estate.hosts.values():
+        if h.partition and h.partition.number in ids and h.partition.number not in names and not h.is_vios:
+            names[h.partition.number] = h.name
+    return names
+
+
+@rule(
+    id="VIOS-SINGLE-SERVER",
+    title="Client partitions whose vSCSI or NPIV storage comes through one VIOS only",
+    severity="warning",
+    category="vios",
+    source="000_31a80e54567cd02b.txt §3.5.3; rules-catalogue VIOS-01",
+    rationale="""Redundant VIOS pairs let one VIOS be shut down for maintenance, or fail, while the other
+    keeps the clients' I/O flowing. A client partition whose disks reach it through a single VIOS stops
+    when that VIOS does. Checked per protocol (vSCSI target devices, NPIV mappings to a port) and per
+    frame (from the adapter location codes). When no other VIOS's lsmap output for that protocol is in
+    the data the finding is only informational: the partner may simply not have been collected.""",
+    scope="estate",
+)
+def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
+    vios = sorted(estate.vios, key=lambda h: h.name)
+    per = {h.name: served(h) for h in vios}
+    for h in vios:
+        for proto, clients in per[h.name].items():
+            others = [o for o in vios if o is not h and (o.vscsi_mappings if proto == "vSCSI" else o.npiv_mappings)]
+            alone = {c: ms for c, ms in clients.items()
+                     if not any(_same_frame(c, oc) for o in others for oc in per[o.name][proto])}
+            if not alone:
+                continue
+            ids = sorted({c[1] for c in alone})
+            maps = [m for ms in alone.values() for m in ms]
+            names = _client_names(estate, None, ids, maps)
+            who = ", ".join(f"{i} ({names[i]})" if i in names else str(i) for i in ids)
+            known = bool(others)
+            note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output is in the data: "
+                    "add the partner VIOS's output to confirm.")
+            if proto == "vSCSI":
+                fix = Commands(
+                    padmin=["# on the second VIOS of the frame, for each client listed:",
+                            "chdev -dev <hdisk> -attr reserve_policy=no_reserve   # on both VIOS, before mapping",
+                            "mkvdev -vdev <hdisk> -vadapter <vhost> -dev <vtd name>"],
+                    hmc=[f'chhwres -r virtualio --rsubtype scsi -m {MS} -o a -p <second-vios> -s <slot> '
+                         f'-a "adapter_type=server,remote_lpar_id=<client id>,remote_slot_num=<client slot>"',
+                         f'chhwres -r virtualio --rsubtype scsi -m {MS} -o a -p <client> -s <client slot> '
+                         f'-a "adapter_type=client,remote_lpar_name=<second-vios>,remote_slot_num=<slot>"',
+                         "# then run cfgmgr on the client and check two Enabled paths per disk with lspath"])
+                undo = Commands(padmin=["rmvdev -vtd <vtd name>"],
+                                hmc=[f"chhwres -r virtualio --rsubtype scsi -m {MS} -o r -p <client> -s <client slot>",
+                                     f"chhwres -r virtualio --rsubtype scsi -m {MS} -o r -p <second-vios> -s <slot>"])
+            else:
+                fix = Commands(
+                    padmin=["# on the second VIOS of the frame, for each client listed:", "lsnports",
+                            "vfcmap -vadapter <vfchost> -fcp <fcs port on the other fabric>"],
+                    hmc=[f'chhwres -r virtualio --rsubtype fc -m {MS} -o a -p <second-vios> -s <slot> '
+                         f'-a "adapter_type=server,remote_lpar_id=<client id>,remote_slot_num=<client slot>"',
+                         f'chhwres -r virtualio --rsubtype fc -m {MS} -o a -p <client> -s <client slot> '
+                         f'-a "adapter_type=client,remote_lpar_name=<second-vios>,remote_slot_num=<slot>"',
+                         "# zone and mask both WWPNs of the new client adapter, then cfgmgr on the client"])
+                undo = Commands(padmin=["vfcmap -vadapter <vfchost> -fcp   # no port name: unmaps"],
+                                hmc=[f"chhwres -r virtualio --rsubtype fc -m {MS} -o r -p <client> -s <client slot>",
+                                     f"chhwres -r virtualio --rsubtype fc -m {MS} -o r -p <second-vios> -s <slot>"])
+            yield finding(single_server, h, f"{proto} clients {', '.join(map(str, ids))}",
+                          f"{h.name} is the only VIOS serving {proto} storage to client partition(s) {who}.{note}",
+                          evidence=[mapping_evidence(m) for m in maps[:6]], fix=fix, rollback=undo, disruption=["dlpar"],
+                          severity=None if known else "info",
+                          values={"current": f"{proto} through 1 VIOS", "suggested": "2 VIOS (redundant pair)"})
+
+
+@rule(
+    id="VIOS-PAIR-IOSLEVEL-DIFFERS",
+    title="The two VIOS of a pair run different ioslevels",
+    severity="info",
+    category="vios",
+    source="rules-catalogue VIOS-09 (K); 000_31a80e54567cd02b.txt §3.5.3, §3.5.4",
+    rationale="""A pair of VIOS serving the same clients should run the same level, updated one at a time so
+    that the clients keep a path through the partner. A pair is two VIOS whose lsmap outputs name a
+    common client partition ID on the same frame. The same-level practice is domain knowledge (catalogue
+    confidence K), so this is advisory.""",
+    scope="estate",
+)
+def pair_ioslevel(estate: Estate, cfg: Config) -> Iterator[Finding]:
+    for a, b, common in pairs(estate):
+        la, lb = a.levels.get("ioslevel"), b.levels.get("ioslevel")
+        if la is None or lb is None or level_tuple(la.value) == level_tuple(lb.value):
+            continue
+        low, high = (a, b) if level_tuple(la.value) < level_tuple(lb.value) else (b, a)
+        lo, hi = low.levels["ioslevel"], high.levels["ioslevel"]
+        ids = ", ".join(str(c[1]) for c in common)
+        fix = Commands(padmin=[f"# on {low.name}, after checking every client has an Enabled path through {high.name} (lspath):",
+                               "updateios -commit", f"updateios -accept -install -dev <directory with the {hi.value} update>",
+                               "shutdown -restart", "ioslevel"])
+        undo = Commands(padmin=[f"updateios -reject   # on {low.name}, before the update is committed"])
+        yield finding(pair_ioslevel, low, f"pair {a.name}/{b.name}",
+                      f"{low.name} runs ioslevel {lo.value} while its partner {high.name} runs {hi.value} "
+                      f"(common client IDs: {ids}).",
+                      evidence=[lo.evidence, hi.evidence], fix=fix, rollback=undo, disruption=["reboot"],
+                      values={"current": f"{lo.value} / {hi.value}", "suggested": f"{hi.value} on both"})
