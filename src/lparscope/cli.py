@@ -3,7 +3,9 @@
 Exit codes
   0  analysis done, no finding at or above --fail-on (the default, never, always gives 0)
   1  analysis done, at least one finding at or above --fail-on
-  2  usage error, unreadable configuration, or nothing readable in the inputs
+  2  usage error, unreadable configuration, nothing readable in the inputs, or a report not writable
+  3  internal error in some input or stage (a bug: the rest was read and every report it could
+     was written; the message names the file and line)
 """
 
 from __future__ import annotations
@@ -19,14 +21,17 @@ from rich.console import Console
 from . import __version__
 from .report.fixscript import render_fix_scripts
 from .report.json_report import build_report, dumps
+from .pipeline_guard import describe, guarded_charts
 from .report.terminal import View, render_terminal
 from .rules.config import DEFAULTS, ConfigError, load
 from .rules.engine import all_rules
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]},
-                  help="Offline advisor for IBM PowerVM estates: reads AIX / VIOS command outputs and reports findings with fixes.")
+                  help="Offline advisor for IBM PowerVM estates: reads AIX / VIOS command outputs and reports findings with fixes.\n\n"
+                       "Exit codes: 0 done; 1 findings at or above --fail-on; 2 usage error, nothing readable or a report "
+                       "not writable; 3 internal error in some input (the rest is still read and reported).")
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 from .collect import register as register_collector  # noqa: E402
 
@@ -94,7 +99,7 @@ def _split(values: Optional[list[str]]) -> list[str]:
     return [v.strip() for x in values or [] for v in x.split(",") if v.strip()]
 
 
-def _write(path: Path, make, err: Console) -> bool:  # type: ignore[no-untyped-def]
+def _write(path: Path, make, err: Console, internal: list[str] | None = None) -> bool:  # type: ignore[no-untyped-def]
     """Write one report file through ``make(path)``; say why when it cannot be written.
 
     The file is written beside its target and renamed into place, so a failure never leaves a
@@ -104,8 +109,12 @@ def _write(path: Path, make, err: Console) -> bool:  # type: ignore[no-untyped-d
         make(tmp)
         tmp.replace(path)
         return True
-    except (OSError, ImportError, RuntimeError) as exc:
-        err.print(f"[red]error:[/] cannot write {path}: {getattr(exc, 'strerror', None) or exc}", highlight=False)
+    except Exception as exc:  # any failure of one writer leaves the other reports to be written
+        if isinstance(exc, (OSError, ImportError, RuntimeError)) or internal is None:
+            err.print(f"[red]error:[/] cannot write {path}: {getattr(exc, 'strerror', None) or exc}", highlight=False)
+        else:
+            internal.append(f"{path}: internal error while writing it: {describe(exc)}")
+            err.print(f"[red]internal error:[/] cannot write {path}: {describe(exc)}", highlight=False)
         try:
             tmp.unlink()
         except OSError:
@@ -132,7 +141,11 @@ def analyze(
     area: Optional[list[str]] = typer.Option(None, "--area", help="Terminal: only these areas (processor, memory, ame, network, storage, vios, wpar ...)."),
     show: str = typer.Option("auto", "--show", help="Terminal: 'all' lists every finding; 'auto' rolls them up when they fill more than a screen."),
 ) -> None:
-    """Read command outputs, build the estate, check it and report findings."""
+    """Read command outputs, build the estate, check it and report findings.
+
+    Exit codes: 0 done; 1 findings at or above --fail-on; 2 usage error, nothing readable or a
+    report not writable; 3 internal error in some input (the rest is still read and reported).
+    """
     from .pipeline import analyze as run_analysis
 
     out, err = Console(), Console(stderr=True)
@@ -163,13 +176,21 @@ def analyze(
         except ValueError as exc:
             err.print(f"[red]error:[/] --peak {peak}: {exc}")
             raise typer.Exit(EXIT_USAGE)
-    with _progress(err) as step:
-        analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
-    report = build_report(analysis)
-    render_terminal(report, out, view=view)
+    try:
+        with _progress(err) as step:
+            analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
+        report = build_report(analysis)
+    except Exception as exc:  # a bug outside any one input: say so, no traceback
+        err.print(f"[red]internal error:[/] {describe(exc)}", highlight=False)
+        raise typer.Exit(EXIT_INTERNAL)
+    internal = list(analysis.internal)
+    try:
+        render_terminal(report, out, view=view)
+    except Exception as exc:
+        internal.append(f"terminal report: {describe(exc)}")
     if any(i.kind == "nmon" for i in analysis.estate.inputs):
-        from .nmon.native import describe
-        err.print(describe(), highlight=False)  # once per run: which nmon reader path was used
+        from .nmon.native import describe as nmon_path
+        err.print(nmon_path(), highlight=False)  # once per run: which nmon reader path was used
     written: list[tuple[str, Path]] = []
     failed = False
 
@@ -177,7 +198,7 @@ def analyze(
         nonlocal failed
         if target is None:
             return
-        if _write(target, make, err):
+        if _write(target, make, err, internal):
             written.append((label, target))
         else:
             failed = True
@@ -186,17 +207,29 @@ def analyze(
     if html_out:
         from .report.html import render_html
         from .report.nmon_charts import estate_charts
-        emit("HTML", html_out, lambda p: p.write_text(render_html(report, estate_charts(analysis.estate)), encoding="utf-8"))
+        charts = guarded_charts(estate_charts, analysis.estate, internal)
+        emit("HTML", html_out, lambda p: p.write_text(render_html(report, charts), encoding="utf-8"))
     if xlsx:
         from .report.frame import export_xlsx
         emit("Excel", xlsx, lambda p: export_xlsx(report, p))
     if fix_script:
-        for target, text in render_fix_scripts(report.get("plan") or {}, fix_script).items():
+        try:
+            scripts = render_fix_scripts(report.get("plan") or {}, fix_script)
+        except Exception as exc:  # the other reports are written all the same
+            internal.append(f"{fix_script}: internal error while writing it: {describe(exc)}")
+            err.print(f"[red]internal error:[/] cannot write {fix_script}: {describe(exc)}", highlight=False)
+            scripts = {}
+        for target, text in scripts.items():
             emit("fix script", target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
     for label, target in written:
         out.print(f"{label} report: {target}", highlight=False, soft_wrap=True)
     ok = not failed
     read = report["summary"]["files"]["parsed"] + report["summary"]["files"]["partly"]
+    if internal:
+        for line in internal[:20]:
+            err.print(f"[red]internal error:[/] {line}", highlight=False, soft_wrap=True)
+        err.print(f"{len(internal)} internal error(s): the rest was read and reported (exit {EXIT_INTERNAL})")
+        raise typer.Exit(EXIT_INTERNAL)
     if read == 0:
         err.print("[red]error:[/] no supported command output found in: " + " ".join(paths))
         raise typer.Exit(EXIT_USAGE)

@@ -10,19 +10,28 @@ from __future__ import annotations
 
 import gzip
 import io
+import lzma
 import os
 import stat
 import tarfile
 import zipfile
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+from .pipeline_guard import describe
 
 
 @dataclass(frozen=True)
 class Limits:
-    max_file_bytes: int = 64 * 1024 * 1024  # one file or bundle member
-    max_total_bytes: int = 1024 * 1024 * 1024  # everything read from one bundle
-    max_members: int = 100_000
+    """Size limits. Bytes are counted after decompression, whatever the nesting (a gzip member
+    of a zip inside a tar counts at its expanded size)."""
+
+    max_file_bytes: int = 64 * 1024 * 1024  # one text file or bundle member
+    max_nmon_bytes: int = 1024 * 1024 * 1024  # one compressed nmon recording, expanded
+    max_total_bytes: int = 1024 * 1024 * 1024  # all text read in one run (held for evidence excerpts)
+    max_members: int = 10_000  # members of one bundle
     max_ratio: int = 200  # zip: uncompressed / compressed size above this is refused
     max_depth: int = 2  # bundles inside bundles
 
@@ -40,12 +49,36 @@ class InputFile:
 class InputProblem:
     display: str
     message: str
+    internal: bool = False  # an unexpected error (a bug), not a damaged or refused input
 
 
 @dataclass
 class Collected:
     files: list[InputFile] = field(default_factory=list)
     problems: list[InputProblem] = field(default_factory=list)
+
+
+Item = InputFile | InputProblem
+# What damaged compressed data raises: a clear per-file message, not an internal error.
+DAMAGE = (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError, tarfile.TarError, zipfile.BadZipFile,
+          NotImplementedError, MemoryError)
+CHUNK = 1024 * 1024
+
+
+class _Budget:
+    """Bytes of text read so far in this run, against ``max_total_bytes``."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.used = 0
+
+    def take(self, n: int) -> bool:
+        self.used += n
+        return self.used <= self.limits.max_total_bytes
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1024 / 1024:g} MB"
 
 
 def _decode(data: bytes) -> str | None:
@@ -58,25 +91,47 @@ def _decode(data: bytes) -> str | None:
         return data.decode("latin-1")
 
 
-def _is_tar(data: bytes) -> bool:
+def _gzip_head(data: bytes) -> bytes:
+    """The first bytes inside a gzip (b"" when damaged)."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
+            return gz.read(512)
+    except DAMAGE:
+        return b""
+
+
+def _is_tar(data: bytes, inner: bytes | None = None) -> bool:
     if data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
         return True
-    if data[:2] == b"\x1f\x8b":
-        try:  # a gzip is a bundle only when what it holds is a tar
-            inner = gzip.GzipFile(fileobj=io.BytesIO(data)).read(512)
-        except (OSError, EOFError):
-            return True  # let the tar reader report the damage
-        return len(inner) > 262 and inner[257:262] == b"ustar"
+    if data[:2] == b"\x1f\x8b":  # a gzip is a bundle only when what it holds is a tar
+        inner = _gzip_head(data) if inner is None else inner
+        return len(inner) > 262 and inner[257:262] == b"ustar"  # damaged at once: reported as a damaged gzip
     return len(data) > 262 and data[257:262] == b"ustar"
 
 
-def _gunzip(data: bytes, limit: int) -> bytes | None:
-    """The content of a gzip that is not a tar bundle, or None when it is damaged or too large."""
+def gzip_size(fileobj: io.BufferedIOBase | io.BytesIO, limit: int) -> int | None:
+    """Expanded size of a gzip stream, counted without keeping it; None above ``limit``.
+
+    Damage ends the count (the nmon reader then reads what it can, and says so).
+    """
+    total = 0
     try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
-            out = gz.read(limit + 1)
-    except (OSError, EOFError):
-        return None
+        with gzip.GzipFile(fileobj=fileobj) as gz:
+            while True:
+                got = len(gz.read(CHUNK))
+                if not got:
+                    return total
+                total += got
+                if total > limit:
+                    return None
+    except DAMAGE:
+        return total
+
+
+def _gunzip(data: bytes, limit: int) -> bytes | None:
+    """The content of a gzip that is not a tar bundle, or None when it is larger than ``limit``."""
+    with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
+        out = gz.read(limit + 1)
     return out if len(out) <= limit else None
 
 
@@ -109,110 +164,150 @@ def _member_folder(member: str, bundle_display: str) -> str:
     return parent or Path(bundle_display.split("!")[-1]).name.split(".")[0]
 
 
-def _add_workbook(out: Collected, display: str, folder: str, data: bytes) -> None:
+def _workbook_too_large(data: bytes, limits: Limits) -> bool:
+    """An .xlsx whose parts would expand beyond the limits (checked before the reader opens it)."""
+    if not _is_zip(data):
+        return len(data) > limits.max_file_bytes
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        infos = zf.infolist()
+        total = sum(i.file_size for i in infos)
+        return (len(infos) > limits.max_members or total > 4 * limits.max_file_bytes
+                or any(i.compress_size and i.file_size / i.compress_size > limits.max_ratio for i in infos))
+
+
+def _workbook(display: str, folder: str, data: bytes, limits: Limits, budget: _Budget) -> Iterator[Item]:
     try:
         from .sources.hmcscanner import workbook_sheets
     except ImportError:
-        out.problems.append(InputProblem(display, "spreadsheet workbook: HMC Scanner reading is not available"))
+        yield InputProblem(display, "spreadsheet workbook: HMC Scanner reading is not available")
         return
     try:
+        if _workbook_too_large(data, limits):
+            yield InputProblem(display, "workbook too large once expanded (possible archive bomb); not read")
+            return
         sheets = workbook_sheets(data)
     except Exception as exc:  # a damaged workbook must not stop the run
-        out.problems.append(InputProblem(display, f"unreadable workbook: {exc}"))
+        yield InputProblem(display, f"unreadable workbook: {describe(exc)}")
         return
     for name, text in sheets:
-        # The marker line keeps the sheet's name for detection (CSV lines are then one further down).
-        out.files.append(InputFile(f"{display}!{name}", f"# HMC Scanner sheet: {name}\n{text}", folder))
-
-
-def _add_bytes(out: Collected, display: str, folder: str, data: bytes, limits: Limits, depth: int) -> None:
-    if data[:2] == b"\x1f\x8b" and not _is_tar(data):
-        inner = _gunzip(data, limits.max_file_bytes)
-        if inner is None:
-            out.problems.append(InputProblem(display, "damaged or too large gzip file; not read"))
+        if not budget.take(len(text)):
+            yield InputProblem(display, f"too large: the run's inputs exceed {_mb(limits.max_total_bytes)} of text; rest not read")
             return
-        data = inner
+        # The marker line keeps the sheet's name for detection (CSV lines are then one further down).
+        yield InputFile(f"{display}!{name}", f"# HMC Scanner sheet: {name}\n{text}", folder)
+
+
+def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: _Budget, depth: int) -> Iterator[Item]:
+    """What one file or bundle member holds, its bytes already read (at most the limits)."""
+    if data[:2] == b"\x1f\x8b":
+        inner = _gzip_head(data)
+        if not _is_tar(data, inner):
+            cap = limits.max_nmon_bytes if is_nmon(inner[:16]) else limits.max_file_bytes
+            if is_nmon(inner[:16]) and gzip_size(io.BytesIO(data), cap) is None:
+                yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
+                return
+            expanded = _gunzip(data, cap)
+            if expanded is None:
+                yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
+                return
+            data = expanded
     if is_nmon(data[:16]):
-        out.files.append(InputFile(display, "", folder, nmon=data))
+        yield InputFile(display, "", folder, nmon=data)
         return
     if _is_workbook(data):
-        _add_workbook(out, display, folder, data)
+        yield from _workbook(display, folder, data, limits, budget)
         return
     if _is_zip(data) or _is_tar(data):
         if depth >= limits.max_depth:
-            out.problems.append(InputProblem(display, "bundle nested too deeply; not read"))
-            return
-        if _is_zip(data):
-            _read_zip(out, display, data, limits, depth + 1)
+            yield InputProblem(display, "bundle nested too deeply; not read")
+        elif _is_zip(data):
+            yield from _read_zip(display, data, limits, budget, depth + 1)
         else:
-            _read_tar(out, display, data, limits, depth + 1)
+            yield from _read_tar(display, data, limits, budget, depth + 1)
         return
     text = _decode(data)
     if text is None:
-        out.problems.append(InputProblem(display, "binary file (not a command output); not read"))
+        yield InputProblem(display, "binary file (not a command output); not read")
         return
-    out.files.append(InputFile(display, text, folder))
+    if not budget.take(len(data)):
+        yield InputProblem(display, f"too large: the run's inputs exceed {_mb(limits.max_total_bytes)} of text; not read")
+        return
+    yield InputFile(display, text, folder)
 
 
-def _read_tar(out: Collected, display: str, data: bytes, limits: Limits, depth: int) -> None:
+def _member(display: str, folder: str, read: Callable[[], bytes], limits: Limits, budget: _Budget,
+            depth: int) -> Iterator[Item]:
+    """One bundle member: damage and bugs in it are its own problem, the bundle goes on."""
+    try:
+        body = read()
+        yield from _from_bytes(display, folder, body, limits, budget, depth)
+    except MemoryError:
+        yield InputProblem(display, "too large: not enough memory to read it")
+    except DAMAGE as exc:
+        yield InputProblem(display, f"damaged member: {describe(exc)}")
+    except Exception as exc:
+        yield InputProblem(display, f"internal error while reading it: {describe(exc)}", internal=True)
+
+
+def _read_tar(display: str, data: bytes, limits: Limits, budget: _Budget, depth: int) -> Iterator[Item]:
     try:
         tf = tarfile.open(fileobj=io.BytesIO(data), mode="r:*")
-    except (tarfile.TarError, EOFError, OSError) as exc:
-        out.problems.append(InputProblem(display, f"unreadable tar bundle: {exc}"))
+    except DAMAGE as exc:
+        yield InputProblem(display, f"unreadable tar bundle: {describe(exc)}")
         return
-    total = 0
     count = 0
     with tf:
         while True:
             try:
                 member = tf.next()
-            except (tarfile.TarError, EOFError, OSError) as exc:
-                out.problems.append(InputProblem(display, f"tar bundle is damaged after {count} members: {exc}"))
+            except DAMAGE as exc:
+                yield InputProblem(display, f"tar bundle is damaged after {count} members ({describe(exc)}); "
+                                            "the members before were read")
                 break
             if member is None:
                 break
             count += 1
             mdisplay = f"{display}!{member.name}"
             if count > limits.max_members:
-                out.problems.append(InputProblem(display, f"more than {limits.max_members} members; rest not read"))
+                yield InputProblem(display, f"too large: more than {limits.max_members} members; rest not read")
                 break
             if member.isdir():
                 continue
             name = _safe_member_name(member.name)
             if name is None:
-                out.problems.append(InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused"))
+                yield InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused")
                 continue
             if member.issym() or member.islnk():
-                out.problems.append(InputProblem(mdisplay, "member is a link; not followed"))
+                yield InputProblem(mdisplay, "member is a link; not followed")
                 continue
             if not member.isfile():
-                out.problems.append(InputProblem(mdisplay, "member is not a regular file; skipped"))
+                yield InputProblem(mdisplay, "member is not a regular file; skipped")
                 continue
-            if member.size > limits.max_file_bytes:
-                out.problems.append(InputProblem(mdisplay, f"member larger than {limits.max_file_bytes} bytes; skipped"))
+            cap = limits.max_file_bytes
+            if member.size > cap:
+                fh = tf.extractfile(member)
+                if fh is not None and is_nmon(fh.read(16)):
+                    cap = limits.max_nmon_bytes
+            if member.size > cap:
+                yield InputProblem(mdisplay, f"too large: member larger than {_mb(cap)}; skipped")
                 continue
-            total += member.size
-            if total > limits.max_total_bytes:
-                out.problems.append(InputProblem(display, f"bundle content exceeds {limits.max_total_bytes} bytes; rest not read"))
-                break
-            fh = tf.extractfile(member)
-            if fh is None:
-                continue
-            body = fh.read(limits.max_file_bytes + 1)
-            _add_bytes(out, f"{display}!{name}", _member_folder(name, display), body, limits, depth)
+
+            def read(member: tarfile.TarInfo = member, cap: int = cap) -> bytes:
+                fh = tf.extractfile(member)
+                return fh.read(cap + 1) if fh is not None else b""
+            yield from _member(f"{display}!{name}", _member_folder(name, display), read, limits, budget, depth)
 
 
-def _read_zip(out: Collected, display: str, data: bytes, limits: Limits, depth: int) -> None:
+def _read_zip(display: str, data: bytes, limits: Limits, budget: _Budget, depth: int) -> Iterator[Item]:
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError) as exc:
-        out.problems.append(InputProblem(display, f"unreadable zip bundle: {exc}"))
-        return
-    total = 0
-    with zf:
         infos = zf.infolist()
+    except DAMAGE as exc:
+        yield InputProblem(display, f"unreadable zip bundle: {describe(exc)}")
+        return
+    with zf:
         if len(infos) > limits.max_members:
-            out.problems.append(InputProblem(display, f"more than {limits.max_members} members; only the first read"))
+            yield InputProblem(display, f"too large: more than {limits.max_members} members; only the first read")
             infos = infos[: limits.max_members]
         for info in infos:
             if info.is_dir():
@@ -220,32 +315,36 @@ def _read_zip(out: Collected, display: str, data: bytes, limits: Limits, depth: 
             mdisplay = f"{display}!{info.filename}"
             name = _safe_member_name(info.filename)
             if name is None:
-                out.problems.append(InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused"))
+                yield InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused")
                 continue
             mode = (info.external_attr >> 16) & 0o170000
             if mode == 0o120000:
-                out.problems.append(InputProblem(mdisplay, "member is a link; not followed"))
+                yield InputProblem(mdisplay, "member is a link; not followed")
                 continue
-            if info.file_size > limits.max_file_bytes:
-                out.problems.append(InputProblem(mdisplay, f"member larger than {limits.max_file_bytes} bytes; skipped"))
+            cap = limits.max_nmon_bytes if info.file_size > limits.max_file_bytes and _zip_head_is_nmon(zf, info) \
+                else limits.max_file_bytes
+            if info.file_size > cap:
+                yield InputProblem(mdisplay, f"too large: member larger than {_mb(cap)}; skipped")
                 continue
             if info.compress_size and info.file_size / info.compress_size > limits.max_ratio:
-                out.problems.append(InputProblem(mdisplay, "compression ratio too high (possible archive bomb); skipped"))
+                yield InputProblem(mdisplay, "too large: compression ratio too high (possible archive bomb); skipped")
                 continue
-            total += info.file_size
-            if total > limits.max_total_bytes:
-                out.problems.append(InputProblem(display, f"bundle content exceeds {limits.max_total_bytes} bytes; rest not read"))
-                break
-            try:
+
+            def read(info: zipfile.ZipInfo = info, cap: int = cap) -> bytes:
                 with zf.open(info) as fh:
-                    body = fh.read(limits.max_file_bytes + 1)
-            except (zipfile.BadZipFile, OSError, NotImplementedError) as exc:
-                out.problems.append(InputProblem(mdisplay, f"unreadable member: {exc}"))
-                continue
-            if len(body) > limits.max_file_bytes:
-                out.problems.append(InputProblem(mdisplay, "member larger than declared; skipped"))
-                continue
-            _add_bytes(out, f"{display}!{name}", _member_folder(name, display), body, limits, depth)
+                    body = fh.read(cap + 1)
+                if len(body) > cap:
+                    raise ValueError("member larger than declared")
+                return body
+            yield from _member(f"{display}!{name}", _member_folder(name, display), read, limits, budget, depth)
+
+
+def _zip_head_is_nmon(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    try:
+        with zf.open(info) as fh:
+            return is_nmon(fh.read(16))
+    except DAMAGE:
+        return False
 
 
 def _is_regular(path: Path) -> bool:
@@ -257,37 +356,50 @@ def _is_regular(path: Path) -> bool:
         os.close(fd)
 
 
-def _read_path(out: Collected, path: Path, display: str, folder: str, limits: Limits) -> None:
-    try:
-        if not _is_regular(path):  # a FIFO would block for ever, a device never ends
-            out.problems.append(InputProblem(display, "not a regular file (FIFO, socket or device); not read"))
-            return
-        with open(path, "rb") as fh:
-            head = fh.read(16)
-        if head[:2] == b"\x1f\x8b":
-            try:
-                with gzip.open(path, "rb") as gz:
-                    head = gz.read(16)
-            except (OSError, EOFError):
-                pass
-        if is_nmon(head):  # read later by the nmon reader straight from the file, whatever its size
-            out.files.append(InputFile(display, "", folder, nmon=path))
-            return
-        size = path.stat().st_size
-        if size > limits.max_file_bytes:
-            out.problems.append(InputProblem(display, f"file larger than {limits.max_file_bytes} bytes; skipped"))
-            return
-        data = path.read_bytes()
-    except OSError as exc:
-        out.problems.append(InputProblem(display, f"cannot read: {exc.strerror or exc}"))
+def _read_path(path: Path, display: str, folder: str, limits: Limits, budget: _Budget) -> Iterator[Item]:
+    if not _is_regular(path):  # a FIFO would block for ever, a device never ends
+        yield InputProblem(display, "not a regular file (FIFO, socket or device); not read")
         return
-    _add_bytes(out, display, folder, data, limits, 0)
+    with open(path, "rb") as fh:
+        head = fh.read(16)
+    if head[:2] == b"\x1f\x8b":
+        with open(path, "rb") as fh:
+            inner = _gzip_head(fh.read(64 * 1024))
+        if is_nmon(inner[:16]):  # the nmon reader expands it in memory: count it first
+            with open(path, "rb") as fh:
+                if gzip_size(fh, limits.max_nmon_bytes) is None:  # type: ignore[arg-type]
+                    yield InputProblem(display, f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read")
+                    return
+            head = inner[:16]
+    if is_nmon(head):  # read later by the nmon reader straight from the file, whatever its size
+        yield InputFile(display, "", folder, nmon=path)
+        return
+    size = path.stat().st_size
+    if size > limits.max_file_bytes:
+        yield InputProblem(display, f"too large: file larger than {_mb(limits.max_file_bytes)}; skipped")
+        return
+    yield from _from_bytes(display, folder, path.read_bytes(), limits, budget, 0)
 
 
-def collect(paths: list[str], limits: Limits | None = None) -> Collected:
-    """Everything readable under ``paths``, in a stable order, plus what could not be read."""
+def _guarded(path: Path, display: str, folder: str, limits: Limits, budget: _Budget) -> Iterator[Item]:
+    """One given file: whatever goes wrong while reading it is its own problem."""
+    try:
+        yield from _read_path(path, display, folder, limits, budget)
+    except MemoryError:
+        yield InputProblem(display, "too large: not enough memory to read it")
+    except OSError as exc:
+        yield InputProblem(display, f"cannot read: {exc.strerror or exc}")
+    except DAMAGE as exc:
+        yield InputProblem(display, f"damaged file: {describe(exc)}")
+    except Exception as exc:
+        yield InputProblem(display, f"internal error while reading it: {describe(exc)}", internal=True)
+
+
+def iter_inputs(paths: list[str], limits: Limits | None = None) -> Iterator[Item]:
+    """Everything readable under ``paths``, one file at a time, in a stable order, with what
+    could not be read. Nothing is held beyond the item being handed out."""
     limits = limits or Limits()
-    out = Collected()
+    budget = _Budget(limits)
     for given in paths:
         root = Path(given)
         if root.is_dir():
@@ -298,12 +410,19 @@ def collect(paths: list[str], limits: Limits | None = None) -> Collected:
                         continue
                     fpath = Path(dirpath) / fname
                     if fpath.is_symlink() and not fpath.resolve().is_relative_to(root.resolve()):
-                        out.problems.append(InputProblem(str(fpath), "link pointing outside the folder; not followed"))
+                        yield InputProblem(str(fpath), "link pointing outside the folder; not followed")
                         continue
                     folder = fpath.parent.name if fpath.parent != root else root.resolve().name
-                    _read_path(out, fpath, str(fpath), folder, limits)
+                    yield from _guarded(fpath, str(fpath), folder, limits, budget)
         elif root.exists():
-            _read_path(out, root, str(root), root.resolve().parent.name, limits)
+            yield from _guarded(root, str(root), root.resolve().parent.name, limits, budget)
         else:
-            out.problems.append(InputProblem(given, "no such file or folder"))
+            yield InputProblem(given, "no such file or folder")
+
+
+def collect(paths: list[str], limits: Limits | None = None) -> Collected:
+    """Everything readable under ``paths`` at once (see :func:`iter_inputs` to read one by one)."""
+    out = Collected()
+    for item in iter_inputs(paths, limits):
+        (out.files if isinstance(item, InputFile) else out.problems).append(item)  # type: ignore[arg-type]
     return out

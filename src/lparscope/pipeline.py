@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 from datetime import time
+from typing import Any
 from pathlib import PurePath
 
-from .inputs import Collected, InputFile, Limits, collect
+from .pipeline_guard import describe
+from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
 from .model import build
 from .model.frame import build_frames
 from .model.estate import Estate, Evidence, InputStatus
@@ -17,7 +19,7 @@ from .rules.engine import Finding, run
 from .sizing.measured import size_estate
 from .sources import parsers
 from .sources.base import Parsed
-from .sources.detect import split_and_classify
+from .sources.detect import Segment, split_and_classify
 from .sources.filenames import classify_with_hint, not_command_output
 
 
@@ -25,8 +27,14 @@ from .sources.filenames import classify_with_hint, not_command_output
 class Analysis:
     estate: Estate
     findings: list[Finding]
-    problems: list[str] = field(default_factory=list)  # rules that failed, inputs that could not be read
+    problems: list[str] = field(default_factory=list)  # rules or stages that failed
     plan: Any = None  # lparscope.plan.Plan: the findings' changes merged, checked and ordered
+    internal: list[str] = field(default_factory=list)  # unexpected errors (bugs): inputs, stages, rules
+
+    def __post_init__(self) -> None:
+        if not self.internal:
+            self.internal = [f"{i.path}:{i.line}: {i.reason}" for i in self.estate.inputs if i.internal]
+            self.internal += [p for p in self.problems if p.startswith(("rule ", "internal error", "plan failed"))]
 
 
 def short_host(name: str) -> str:
@@ -45,62 +53,113 @@ def _file_host(segments_hosts: list[str | None], folder: str, display: str, name
     return folder or PurePath(display.split("!")[-1]).stem
 
 
-def read_estate(collected: Collected, tz: str | None = None,
-                progress: Callable[[str], None] | None = None) -> tuple[Estate, dict[str, list[str]]]:
-    """Parse every input file into an estate; also return each file's lines (for excerpts)."""
+def _internal(estate: Estate, display: str, line: int, kind: str | None, host: str, stage: str,
+              exc: BaseException) -> None:
+    """An unexpected failure while handling one input: a per-file status, and the run goes on."""
+    estate.inputs.append(InputStatus(display, line, kind, host, "unrecognised",
+                                     f"internal error while {stage}: {describe(exc)}", internal=True))
+
+
+def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: str | None = None,
+                progress: Callable[[str], None] | None = None) -> tuple[Estate, dict[str, str]]:
+    """Parse every input file into an estate; also return each file's text (for excerpts).
+
+    Each input is read on its own: whatever goes wrong in one (a damaged archive, a parser or
+    model bug, memory) becomes that input's status and the others are still read.
+    """
     registry = parsers()
     estate = Estate()
-    texts: dict[str, list[str]] = {}
-    for f in collected.files:
+    texts: dict[str, str] = {}
+    items: Iterable[InputFile | InputProblem] = (
+        [*collected.files, *collected.problems] if isinstance(collected, Collected) else collected)
+    problems: list[InputProblem] = []
+    for f in items:
+        if isinstance(f, InputProblem):
+            problems.append(f)
+            continue
         if progress is not None:
             progress(f.display)
-        if f.nmon is not None:
-            read_nmon_file(estate, f, registry, tz)
-            continue
-        texts[f.display] = f.text.splitlines()
-        why_not = not_command_output(f.display, f.text)
-        if why_not:  # documents, scripts, images: reported, never a host
-            estate.inputs.append(InputStatus(f.display, 1, None, "", "unrecognised", f"not command output ({why_not})"))
-            continue
-        segments, hint, shift = classify_with_hint(f.text, f.display, registry)
-        results: list[tuple[object, Parsed | None, str]] = []
-        for seg in segments:
-            parsed: Parsed | None = None
-            error = ""
-            if seg.kind is not None:
-                try:
-                    parsed = registry[seg.kind].parse(seg.text)
-                except Exception as exc:  # a parser bug must not end the run
-                    error = f"parser error: {type(exc).__name__}: {exc}"
-            results.append((seg, parsed, error))
-        hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]  # type: ignore[attr-defined]
-        default_host = _file_host(hosts, f.folder, f.display, hint.host if hint else None)
-        hint_note = hint.describe() if hint else ""
-        if not segments:
-            estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
-        for (seg, parsed, error), own in zip(results, hosts):
-            host_name = short_host(own) if own else default_host
-            offset = seg.start - 1 - shift  # type: ignore[attr-defined]
-            first = max(seg.start - shift, 1)  # type: ignore[attr-defined]
-            notes = [(n - shift, m) for n, m in seg.notes]  # type: ignore[attr-defined]
-            if parsed is None:
-                estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, "unrecognised",  # type: ignore[attr-defined]
-                                                 error or seg.reason, notes))  # type: ignore[attr-defined]
-                continue
-            warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
-            if parsed.records:  # records the model cannot hold are warnings too: nothing is dropped silently
-                warnings += build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[attr-defined]
-            status = "partly" if warnings else "parsed"
-            if not parsed.records:
-                status = "unrecognised" if not warnings else "partly"
-            note = "no records found" if not parsed.records else ""
-            estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,  # type: ignore[attr-defined]
-                                             "; ".join(x for x in (note, hint_note) if x), warnings))
-    for prob in collected.problems:
+        try:
+            if f.nmon is not None:
+                read_nmon_file(estate, f, registry, tz)
+            else:
+                _read_text_file(estate, f, registry, texts)
+        except Exception as exc:  # MemoryError and RecursionError included: one input never ends the run
+            _internal(estate, f.display, 1, None, f.folder, "reading it", exc)
+        finally:
+            f.text = ""  # the text lives on in ``texts`` only (for excerpts); bytes are released
+            f.nmon = None if isinstance(f.nmon, bytes) else f.nmon
+    for prob in problems:
         estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
-    build.finish(estate)
-    estate.frames = build_frames(estate)
+    for stage, step in (("settling the model", build.finish), ("building the frames", _frames)):
+        try:
+            step(estate)
+        except Exception as exc:
+            _internal(estate, "(estate)", 0, None, "", stage, exc)
     return estate, texts
+
+
+def _frames(estate: Estate) -> None:
+    estate.frames = build_frames(estate)
+
+
+PROBE_BYTES = 64 * 1024  # a large file whose first 64 KB hold no supported output is not read further
+
+
+def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[str, str]) -> None:
+    """One text file: cut into command outputs, each parsed and folded into its host on its own."""
+    why_not = not_command_output(f.display, f.text)
+    if why_not:  # documents, scripts, images: reported, never a host
+        estate.inputs.append(InputStatus(f.display, 1, None, "", "unrecognised", f"not command output ({why_not})"))
+        return
+    if len(f.text) > PROBE_BYTES and not any(s.kind for s in split_and_classify(f.text[:PROBE_BYTES], registry)):
+        estate.inputs.append(InputStatus(f.display, 1, None, f.folder, "unrecognised",
+                                         f"large file ({len(f.text) // 1024} KB) with no supported command output "
+                                         f"in its first {PROBE_BYTES // 1024} KB; not read further"))
+        return
+    texts[f.display] = f.text
+    try:
+        segments, hint, shift = classify_with_hint(f.text, f.display, registry)
+    except Exception as exc:
+        _internal(estate, f.display, 1, None, f.folder, "cutting it into command outputs", exc)
+        return
+    results: list[tuple[Segment, Parsed | None, str]] = []
+    for seg in segments:
+        parsed: Parsed | None = None
+        error = ""
+        if seg.kind is not None:
+            try:
+                parsed = registry[seg.kind].parse(seg.text)
+            except Exception as exc:  # a parser bug must not end the run
+                error = f"internal error in the {seg.kind} parser: {describe(exc)}"
+        results.append((seg, parsed, error))
+    hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]
+    default_host = _file_host(hosts, f.folder, f.display, hint.host if hint else None)
+    hint_note = hint.describe() if hint else ""
+    if not segments:
+        estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
+    for (seg, parsed, error), own in zip(results, hosts):
+        host_name = short_host(own) if own else default_host
+        offset = seg.start - 1 - shift
+        first = max(seg.start - shift, 1)
+        notes = [(n - shift, m) for n, m in seg.notes]
+        if parsed is None:
+            estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, "unrecognised",
+                                             error or seg.reason, notes, internal=bool(error)))
+            continue
+        warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
+        if parsed.records:  # records the model cannot hold are warnings too: nothing is dropped silently
+            try:
+                warnings += build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[arg-type]
+            except Exception as exc:
+                _internal(estate, f.display, first, seg.kind, host_name, "adding it to the estate model", exc)
+                continue
+        status = "partly" if warnings else "parsed"
+        if not parsed.records:
+            status = "unrecognised" if not warnings else "partly"
+        note = "no records found" if not parsed.records else ""
+        estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,
+                                         "; ".join(x for x in (note, hint_note) if x), warnings))
 
 
 def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None = None) -> None:
@@ -113,20 +172,32 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
         return
     try:
         rec = read_nmon(f.nmon, tz=tz)  # type: ignore[arg-type]
-    except Exception as exc:  # the reader must not end the run
+    except (OSError, EOFError, zlib.error) as exc:  # damaged or truncated recordings
         estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",
-                                         f"nmon reader error: {type(exc).__name__}: {exc}"))
+                                         f"unreadable nmon recording: {describe(exc)}"))
+        return
+    except Exception as exc:  # the reader must not end the run
+        _internal(estate, f.display, 1, "nmon", f.folder, "reading the nmon recording", exc)
         return
     from .model.nmon import apply_recording
 
     host_name = short_host(rec.host) if rec.host else (f.folder or PurePath(f.display).stem)
     warnings = list(rec.warnings)
     host = estate.host(host_name)
-    apply_recording(host, rec, f.display)
+    try:
+        apply_recording(host, rec, f.display)
+    except Exception as exc:
+        _internal(estate, f.display, 1, "nmon", host_name, "adding the nmon recording to the estate model", exc)
+        return
     unread: dict[str, int] = {}  # BBBP commands no parser reads, with their first line
     for command, first_line, text in rec.bbbp_outputs:
         # Each BBBP output line is one file line; a prompt line naming the command is put in front.
-        for seg in split_and_classify(f"# {command}\n{text}", registry):
+        try:
+            segments = split_and_classify(f"# {command}\n{text}", registry)
+        except Exception as exc:
+            warnings.append((first_line, f"BBBP output of '{command}': internal error: {describe(exc)}"))
+            continue
+        for seg in segments:
             offset = first_line - 2 + (seg.start - 1)
             where = max(offset + 1, first_line)
             if seg.kind is None:
@@ -134,12 +205,11 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
                 continue
             try:
                 parsed = registry[seg.kind].parse(seg.text)
-            except Exception as exc:  # a parser bug must not end the run
-                warnings.append((where, f"BBBP output of '{command}': parser error: {type(exc).__name__}: {exc}"))
-                continue
-            warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
-            if parsed.records:
-                warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))
+                warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
+                if parsed.records:
+                    warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))
+            except Exception as exc:  # a parser or model bug must not end the run
+                warnings.append((where, f"BBBP output of '{command}': internal error: {describe(exc)}"))
     if unread:
         warnings.append((min(unread.values()), "BBBP outputs no parser reads: " + ", ".join(unread)))
     estate.inputs.append(InputStatus(f.display, 1, "nmon", host_name, "partly" if warnings else "parsed",
@@ -166,7 +236,7 @@ def _lines_of(path: str, wanted: set[int]) -> dict[int, str]:
     return out
 
 
-def _with_excerpts(findings: list[Finding], texts: dict[str, list[str]]) -> None:
+def _with_excerpts(findings: list[Finding], texts: dict[str, str]) -> None:
     missing: dict[str, set[int]] = {}
     for f in findings:
         for e in f.evidence:
@@ -177,10 +247,13 @@ def _with_excerpts(findings: list[Finding], texts: dict[str, list[str]]) -> None
         if f.evidence and f.evidence[0].path in extra:
             f.evidence = [Evidence(e.path, e.line, extra[e.path].get(e.line, e.excerpt).strip()[:200])
                           if e.path in extra else e for e in f.evidence]
+    split: dict[str, list[str]] = {}
     for f in findings:
         filled = []
         for e in f.evidence:
-            lines = texts.get(e.path)
+            if e.path in texts and e.path not in split:
+                split[e.path] = texts[e.path].splitlines()
+            lines = split.get(e.path)
             if lines and 0 < e.line <= len(lines):
                 filled.append(Evidence(e.path, e.line, lines[e.line - 1].strip()[:200]))
             else:
@@ -197,10 +270,21 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
     nmon recordings were taken in (they carry none); ``progress`` is called with each file's name.
     """
     cfg = cfg or Config()
-    estate, texts = read_estate(collect(paths, limits), tz=tz, progress=progress)
-    size_estate(estate, peak)
-    findings, problems = run(estate, cfg)
-    _with_excerpts(findings, texts)
+    estate, texts = read_estate(iter_inputs(paths, limits), tz=tz, progress=progress)
+    problems: list[str] = []
+    try:
+        size_estate(estate, peak)
+    except Exception as exc:
+        problems.append(f"internal error while sizing from measured use: {describe(exc)}")
+    try:
+        findings, rule_problems = run(estate, cfg)
+    except Exception as exc:
+        findings, rule_problems = [], [f"internal error while running the rules: {describe(exc)}"]
+    problems += rule_problems
+    try:
+        _with_excerpts(findings, texts)
+    except Exception as exc:
+        problems.append(f"internal error while adding excerpts to the evidence: {describe(exc)}")
     return Analysis(estate, findings, problems, plan_for(estate, findings, problems))
 
 
@@ -209,7 +293,13 @@ def plan_for(estate: Estate, findings: list[Finding], problems: list[str]) -> An
     from .plan import build_plan
 
     try:
-        return build_plan(estate, findings)
+        plan = build_plan(estate, findings)
     except Exception as exc:  # the findings are still worth reporting without a plan
-        problems.append(f"plan failed: {type(exc).__name__}: {exc}")
+        problems.append(f"internal error while planning the changes: {describe(exc)}")
         return None
+    try:  # prove the plan on the measured traces: a step that starves another partition is a check
+        from .simulate.plan_bridge import flag_plan
+        flag_plan(estate, plan)
+    except Exception as exc:
+        problems.append(f"what-if replay of the plan failed: {type(exc).__name__}: {exc}")
+    return plan

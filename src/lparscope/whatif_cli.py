@@ -2,8 +2,9 @@
 
 Changes come from ``--change HOST.ATTR=VALUE`` (repeatable) and ``--changes FILE`` (JSON or a
 small YAML mapping, see ``simulate/changes.py``); without either, from the measured sizing
-(``--from sizing``) or, once the plan stage is available, the plan's partition changes
-(``--from plan``).
+(``--from sizing``) or the plan's partition changes (``--from plan``); by default the plan
+when it changes processors on the frame, else the sizing. Each plan step is also replayed on top
+of the ones before it, and a step that starves a partition it does not touch is flagged.
 
 Exit codes: 0 replayed; 2 usage error (unreadable or unknown change, nothing to replay, an output
 that could not be written).
@@ -40,8 +41,61 @@ def verdict(f: dict[str, Any], short: int) -> str:
     return f"The changes do not reduce the starved intervals ({b} -> {a}): {reason}."
 
 
+def parse_target(text: str) -> Any:
+    """``NAME=CORES[:MEMORY_GB]`` -> a consolidation target (memory unbounded when not given)."""
+    import re
+
+    from .simulate.consolidate import Target
+
+    m = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)\s*=\s*([0-9.]+)\s*(?::\s*([0-9.]+)\s*)?", text)
+    if not m:
+        raise ValueError(f"--onto {text!r}: expected NAME=CORES or NAME=CORES:MEMORY_GB, e.g. p10a=24:1024")
+    try:
+        cores = float(m.group(2))
+        mem = float(m.group(3)) * 1024 if m.group(3) else float("inf")
+    except ValueError:
+        raise ValueError(f"--onto {text!r}: cores and memory must be numbers") from None
+    return Target(m.group(1), cores, mem, vios_pair=True)
+
+
+def consolidation(traces: list[Any], onto: list[Any], wpar: list[str], headroom: float,
+                  censored_extra: float = 0.10) -> dict[str, Any]:
+    """The consolidation part of the report: measured client partitions onto targets, and
+    named LPARs into WPARs on one global LPAR."""
+    from .simulate.consolidate import Candidate, place, wpar_global
+
+    out: dict[str, Any] = {}
+    grid = traces[0].times
+    same = [tr for tr in traces if tr.times.shape == grid.shape and (tr.times == grid).all()]
+    cands = []
+    for tr in same:
+        demand = tr.demand(censored_extra)
+        for i, lab in enumerate(tr.labels):
+            p = tr.settings.partitions[i]
+            if tr.vios[i] or tr.source[i].startswith("assumed") or p.dedicated:
+                continue
+            cands.append(Candidate(lab, demand[i], tr.memory_mb[i], tr.virtual_io[i], tr.frame))
+    if onto:
+        res = place(cands, onto, headroom=headroom)
+        out.update(res.report)
+        out["not_on_the_grid"] = [lab for tr in traces if tr not in same for lab in tr.labels]
+        out["source"] = "measured traces (peak of the sum per target); 000_31a80e54567cd02b.txt §3.1"
+    if wpar:
+        by = {c.name: c for c in cands}
+        missing = [n for n in wpar if n not in by]
+        if missing:
+            out["wpar_error"] = "no measured trace for: " + ", ".join(missing)
+        else:
+            mem = {n: by[n].memory_mb for n in wpar}
+            g = wpar_global(grid, {n: by[n].demand for n in wpar}, None, traces[0].settings.cores)
+            g["memory_allocated_mb"] = sum(mem.values())
+            out["wpar"] = g
+    return out
+
+
 def run(paths: list[str], change: list[str], changes_file: Optional[Path], source: str,
-        censored_extra: float, json_out: Optional[Path], html_out: Optional[Path], quiet: bool) -> int:
+        censored_extra: float, json_out: Optional[Path], html_out: Optional[Path], quiet: bool,
+        onto: list[str] | None = None, wpar: str | None = None, headroom: float = 0.10) -> int:
     from .pipeline import analyze as run_analysis
     from .simulate import changes as ch
     from .simulate.proposal import sizing_changes
@@ -62,6 +116,15 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
     except ch.ChangeError as exc:
         err.print(f"[red]error:[/] {exc}", highlight=False)
         return EXIT_USAGE
+    try:
+        targets = [parse_target(t) for t in onto or []]
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        return EXIT_USAGE
+    if not 0 <= headroom < 1:
+        err.print("[red]error:[/] --headroom must be a fraction between 0 and 1, e.g. 0.10")
+        return EXIT_USAGE
+    wpars = [w.strip() for w in (wpar or "").split(",") if w.strip()]
     if censored_extra < 0 or censored_extra > 10:
         err.print("[red]error:[/] --censored-extra must be between 0 and 10 (a fraction: 0.10 = 10 %)")
         return EXIT_USAGE
@@ -78,26 +141,44 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
             err.print("[red]error:[/] no replayed partition or pool named: " + ", ".join(sorted({c.target for c in missing}))
                       + " (known: " + ", ".join(sorted(names)) + ")", highlight=False)
             return EXIT_USAGE
-    origin = "your changes" if wanted else ("the plan" if source == "plan" else "the measured sizing (000 §3.1)")
+    from .simulate.plan_bridge import plan_changes, step_effects
+
+    origins: list[str] = []
     comparisons, frames = [], []
     for tr in traces:
-        todo = wanted
-        if not wanted:
-            todo = _plan_changes(analysis, tr) if source == "plan" else sizing_changes(tr, censored_extra)
-            if todo is None:
-                err.print("[yellow]note:[/] no plan available in this build: replaying the measured sizing instead")
-                todo, origin = sizing_changes(tr, censored_extra), "the measured sizing (000 §3.1)"
+        staged = plan_changes(analysis.plan, tr) if not wanted and source in ("auto", "plan") else []
+        if wanted:
+            todo, origin = wanted, "your changes"
+        elif staged:
+            todo, origin = [c for _, c in staged], "the plan"
+        else:
+            if source == "plan":
+                err.print(f"[yellow]note:[/] the plan holds no processor change for {tr.frame}: "
+                          "replaying the measured sizing instead", highlight=False)
+            todo, origin = sizing_changes(tr, censored_extra), "the measured sizing (000 §3.1)"
         new, used, notes = ch.apply(tr.settings, todo)
         c = compare(tr, new, used, notes, censored_extra)
         s = summary(c)
         shared = [i for i, p in enumerate(tr.settings.partitions) if not p.dedicated]
         short = int((c.demand[shared].sum(axis=0) > c.before.capacity + 1e-6).sum())
+        s["changes_from"] = origin
         s["intervals_short_of_cores"] = short
         s["verdict"] = verdict(s, short)
+        s["plan_steps"] = step_effects(tr, staged, censored_extra) if staged else []
         s["trace"] = describe(tr)
         comparisons.append(c)
         frames.append(s)
-    section = {"changes_from": origin, "censored_extra": censored_extra, "frames": frames}
+        if origin not in origins:
+            origins.append(origin)
+    origin = " and ".join(origins)
+    section: dict[str, Any] = {"changes_from": origin, "censored_extra": censored_extra, "frames": frames}
+    from .simulate.ame import estate_ame
+
+    ame = estate_ame(analysis.estate)
+    if ame:
+        section["ame"] = ame
+    if targets or wpars:
+        section["consolidation"] = consolidation(traces, targets, wpars, headroom, censored_extra)
     report = {"schema": "lparscope.whatif/1", "version": _version(), "whatif": section}
     _terminal(out, section, quiet)
     ok = True
@@ -112,15 +193,6 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
     return EXIT_OK if ok else EXIT_USAGE
 
 
-def _plan_changes(analysis: Any, tr: Any) -> Any:
-    """The plan's partition changes for this frame, or None when no plan stage is available."""
-    try:
-        from .simulate.plan_bridge import plan_changes
-    except ImportError:
-        return None
-    return plan_changes(analysis, tr)
-
-
 def _version() -> str:
     from . import __version__
     return __version__
@@ -133,6 +205,22 @@ def _write(path: Path, text: str, err: Console) -> bool:
     except OSError as exc:
         err.print(f"[red]error:[/] cannot write {path}: {exc.strerror or exc}")
         return False
+
+
+def _terminal_consolidation(out: Console, con: dict[str, Any]) -> None:
+    for t in con.get("targets", []):
+        out.print(f"\n[bold]Onto {t['name']}[/] ({t['cores']:g} cores): {', '.join(t['partitions']) or 'nothing'}; "
+                  f"peak of the sum {t['peak_sum']:g} cores (sum of peaks {t['sum_of_peaks']:g}), "
+                  f"headroom {t['headroom_cores']:g} cores", highlight=False)
+    for u in con.get("unplaced", []):
+        out.print(f"[yellow]did not fit:[/] {u['partition']}: {u['reason']}", highlight=False)
+    if "wpar_error" in con:
+        out.print(f"[yellow]WPAR consolidation:[/] {con['wpar_error']}", highlight=False)
+    g = con.get("wpar")
+    if g:
+        out.print(f"\n[bold]WPARs[/] {', '.join(g['wpars'])} on one global LPAR: EC {g['recommended_ec']}, "
+                  f"{g['recommended_vp']} VP (sum of averages {g['sum_of_averages']:g}, peak of the sum "
+                  f"{g['peak_of_sum']:g}, sum of peaks {g['sum_of_peaks']:g}; {g['source']})", highlight=False)
 
 
 def _terminal(out: Console, section: dict[str, Any], quiet: bool) -> None:
@@ -157,12 +245,30 @@ def _terminal(out: Console, section: dict[str, Any], quiet: bool) -> None:
                   f"intervals with a starved partition: {f['starved_intervals_before']} -> {f['starved_intervals_after']}",
                   highlight=False)
         out.print(f["verdict"], highlight=False)
+        for st in f["plan_steps"]:
+            for v in st["starves"]:
+                out.print(f"[yellow]warning:[/] plan step {st['step']} starves {v['partition']} in "
+                          f"{v['more_intervals']} more interval(s)", highlight=False)
         for v in f["starved_by_change"]:
             out.print(f"[yellow]warning:[/] the changes starve {v}, which they do not touch", highlight=False)
         for pr in f["problems_new"]:
             out.print(f"[yellow]warning:[/] the changed settings are not valid: {pr}", highlight=False)
         for n in f["notes"]:
             out.print(f"note: {n}", highlight=False)
+    if section.get("consolidation"):
+        _terminal_consolidation(out, section["consolidation"])
+    for host, m in (section.get("ame") or {}).items():
+        rec, runs = m.get("recommended"), m.get("across_runs") or {}
+        line = f"\n[bold]AME {host}[/]: {m['runs']} amepat run(s)"
+        if rec:
+            line += (f"; recommended factor {rec['factor']} = {rec['true_memory_mb']:.0f} MB true memory, "
+                     f"AME CPU {rec['ame_cpu'] if rec['ame_cpu'] is not None else '?'} cores")
+        if m.get("knee"):
+            k = m["knee"]
+            line += f"; most memory saved per AME core at factor {k['factor']} ({k['true_memory_mb']:.0f} MB, {k['ame_cpu']} cores)"
+        out.print(line, highlight=False)
+        if runs.get("oscillating"):
+            out.print(f"[yellow]warning:[/] {host}: {runs['verdict']} ({runs['source']})", highlight=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -171,14 +277,18 @@ def register(app: typer.Typer) -> None:
         paths: list[str] = typer.Argument(..., help="The estate: files, folders or bundles, as for analyze."),
         change: list[str] = typer.Option([], "--change", help="HOST.ATTR=VALUE, e.g. aix1.ec=1.2 or aix1.vp=3 (repeatable)."),
         changes_file: Optional[Path] = typer.Option(None, "--changes", help="JSON or YAML file: host: {ec: 1.2, vp: 3}."),
-        source: str = typer.Option("sizing", "--from", help="Without changes: replay the measured 'sizing' or the 'plan'."),
+        source: str = typer.Option("auto", "--from", help="Without changes: the 'plan', the measured 'sizing', or 'auto' (the plan when it changes processors, else the sizing)."),
         censored_extra: float = typer.Option(0.10, "--censored-extra", help="Demand assumed above a measured use that sat at a ceiling (fraction)."),
         json_out: Optional[Path] = typer.Option(None, "--json", help="Write the what-if report as JSON (section 'whatif')."),
         html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML page with charts."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only partitions changed or starved."),
+        onto: list[str] = typer.Option([], "--onto", help="Consolidate the measured partitions onto NAME=CORES[:MEMORY_GB] (repeatable)."),
+        wpar: Optional[str] = typer.Option(None, "--wpar", help="Size one global LPAR for these LPARs as WPARs: host1,host2,..."),
+        headroom: float = typer.Option(0.10, "--headroom", help="Share of each target's cores kept free when consolidating."),
     ) -> None:
         """Replay the shared processor pools on measured use: today's settings against changed ones."""
-        if source not in ("sizing", "plan"):
-            Console(stderr=True).print("[red]error:[/] --from must be sizing or plan")
+        if source not in ("auto", "sizing", "plan"):
+            Console(stderr=True).print("[red]error:[/] --from must be auto, plan or sizing")
             raise typer.Exit(EXIT_USAGE)
-        raise typer.Exit(run(paths, change, changes_file, source, censored_extra, json_out, html_out, quiet))
+        raise typer.Exit(run(paths, change, changes_file, source, censored_extra, json_out, html_out, quiet,
+                             onto, wpar, headroom))

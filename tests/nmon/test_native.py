@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from lparscope.nmon import NmonRecording, read_nmon
-from lparscope.nmon import native, reader
+from lparscope.nmon import native, source
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native nmon core was not built (no cargo at install)")
 
@@ -56,7 +56,7 @@ def both(source, monkeypatch: pytest.MonkeyPatch, **kw) -> tuple[NmonRecording, 
 def cuts(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Default chunks/blocks, or tiny ones (many chunk and block edges on small files)."""
     if request.param == "tiny":
-        monkeypatch.setattr(reader, "CHUNK", 700)
+        monkeypatch.setattr(source, "CHUNK", 700)
         monkeypatch.setattr(native, "BLOCK", 333)
     return request.param
 
@@ -131,7 +131,7 @@ def test_tolerance_cases(name: str, cuts: str, monkeypatch: pytest.MonkeyPatch, 
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=[p.name for p in CORPUS_FILES])
 def test_corpus(path: Path, cuts: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if cuts == "tiny" and path.stat().st_size > 600_000:
-        monkeypatch.setattr(reader, "CHUNK", 70_000)
+        monkeypatch.setattr(source, "CHUNK", 70_000)
         monkeypatch.setattr(native, "BLOCK", 33_333)
     both(path, monkeypatch)
 

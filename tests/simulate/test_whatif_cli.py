@@ -64,3 +64,24 @@ def test_changes_file_and_usage_errors(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "nosuch" in r.output
     r = runner.invoke(app, ["whatif", str(Path(EXAMPLE) / "aix1")])
     assert r.exit_code == 2 and "no frame with measured processor use" in r.output
+
+
+def test_consolidation_onto_targets_and_wpar_sizing(tmp_path: Path) -> None:
+    w = _run(tmp_path, "--onto", "p10a=8:256", "--onto", "p10b=6:128", "--wpar", "aix1,aix4")
+    con = w["consolidation"]
+    placed = {n for t in con["targets"] for n in t["partitions"]}
+    unplaced = {u["partition"] for u in con["unplaced"]}
+    # every measured client partition is either placed or said not to fit; VIOS and db1 are not moved
+    assert placed | unplaced == {"aix1", "aix2", "aix3", "aix4"} and not placed & unplaced
+    for t in con["targets"]:
+        assert t["peak_sum"] <= t["cores"] * 0.9 + 1e-9 and t["peak_sum"] <= t["sum_of_peaks"] + 1e-9
+    g = con["wpar"]
+    assert g["wpars"] == ["aix1", "aix4"] and g["recommended_vp"] >= g["peak_of_sum"]
+    r = runner.invoke(app, ["whatif", EXAMPLE, "--onto", "p10a=lots"])
+    assert r.exit_code == 2 and "NAME=CORES" in r.output
+
+
+def test_ame_model_of_the_example_amepat_report(tmp_path: Path) -> None:
+    m = _run(tmp_path)["ame"]["aix3"]
+    assert m["runs"] == 1 and m["recommended"]["factor"] == 1.44
+    assert all(r["true_memory_mb"] == round(m["expanded_memory_mb"] / r["factor"], 1) for r in m["curve"])

@@ -234,6 +234,7 @@ class InputStatus:
     status: str  # parsed, partly, unrecognised
     reason: str = ""
     warnings: list[tuple[int, str]] = field(default_factory=list)  # (file line, message)
+    internal: bool = False  # an unexpected error (a bug), not bad input: the run exits 3
 
 
 @dataclass

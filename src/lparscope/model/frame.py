@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..numbers import finite_float
 from .estate import Estate, Evidence, Host
 
 HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner")
@@ -49,13 +50,11 @@ def _s(v: Any) -> str | None:
 
 
 def _f(v: Any) -> float | None:
+    """A finite number within range (``inf``, ``nan``, ``1e308`` are refused: None)."""
     t = _s(v)
     if t is None:
         return None
-    try:
-        return float(t.replace(",", ".") if t.count(",") == 1 and "." not in t else t)
-    except ValueError:
-        return None
+    return finite_float(t.replace(",", ".") if t.count(",") == 1 and "." not in t else t)
 
 
 def _i(v: Any) -> int | None:

@@ -13,6 +13,7 @@ from datetime import datetime
 from dataclasses import dataclass
 from typing import Any
 
+from ..numbers import finite_int
 from .estate import Estate, Evidence, Host, Sourced
 from .frame import (
     _s,
@@ -405,7 +406,7 @@ class _Builder:
                     if p is not None:
                         p.use = samples
                 else:
-                    pid = int(who or 0)
+                    pid = finite_int(who) or 0
                     pool = fr.pools.setdefault(pid, SharedPool(pid))
                     pool.use = samples
                     if pid == 0 and pool.max_units is None:

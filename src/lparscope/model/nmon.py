@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..numbers import finite_float
 from .estate import Evidence, Host, Series
 
 
@@ -23,7 +24,7 @@ def _col(table: Any, *names: str) -> list[float] | None:
 
 
 def _num(v: float) -> float | None:
-    return None if v is None or math.isnan(v) else float(v)
+    return finite_float(v)
 
 
 def apply_recording(host: Host, rec: Any, path: str) -> None:
@@ -45,9 +46,9 @@ def apply_recording(host: Host, rec: Any, path: str) -> None:
     row_lines = [int(x) for x in getattr(lpar, "lines", [])]
     for i, pc in enumerate(physc):
         row: dict[str, float | None] = {"physc": _num(pc)}
-        ent = entitled[i] if entitled else float("nan")
-        if ent and not math.isnan(ent) and not math.isnan(pc):
-            row["%entc"] = pc / ent * 100.0
+        ent = _num(entitled[i]) if entitled else None
+        if ent and row["physc"] is not None:
+            row["%entc"] = row["physc"] / ent * 100.0  # type: ignore[operator]
         if vps:
             row["vp"] = _num(vps[i])
         if pool:
@@ -56,7 +57,7 @@ def apply_recording(host: Host, rec: Any, path: str) -> None:
         line = int(row_lines[i]) if i < len(row_lines) else first
         series.evidence.append(Evidence(path, line, f"LPAR snapshot {i + 1}"))
     if entitled:
-        last = next((e for e in reversed(entitled) if not math.isnan(e)), None)
+        last = next((e for e in map(_num, reversed(entitled)) if e is not None), None)
         if last is not None:
             series.config["ent"] = f"{last:.2f}"
     host.cpu = series

@@ -208,6 +208,15 @@ def _column(col: "pa.ChunkedArray") -> np.ndarray:
     return col.to_numpy()
 
 
+def _text_column(col: "pa.ChunkedArray") -> np.ndarray:
+    """Text cells as str; bytes that are not UTF-8 (the CSV reader does not check) are replaced."""
+    try:
+        return col.to_numpy()
+    except (pa.ArrowException, UnicodeDecodeError):
+        raw = col.cast(pa.binary()).to_pylist()
+        return np.array([b.decode("utf-8", "replace") if b is not None else "" for b in raw], dtype=object)
+
+
 def _read(data: "pa.Buffer", nfields: int, include: list[int], text_fields: set[int], as_text: bool) -> "pa.Table":
     names = [f"f{i}" for i in range(nfields)]
     types = {f"f{i}": (pa.string() if (as_text or i in text_fields) else pa.float64()) for i in include}
@@ -255,9 +264,10 @@ def _parse_buffer(data: "pa.Buffer", nrows: int, nfields: int, value_fields: lis
         table, cells = _clean_text_table(raw_table, value_fields)
 
         def bad_text(row: int, fld: int) -> str:
-            return str(raw_table.column(f"f{fld}")[row].as_py())
+            raw = raw_table.column(f"f{fld}")[row].cast(pa.binary()).as_py()
+            return "" if raw is None else raw.decode("utf-8", "replace")
     columns = [_column(table.column(f"f{f}")) for f in value_fields]
-    text = {f: (table.column(f"f{f}").to_numpy() if f < nfields else np.full(nrows, "", dtype=object))
+    text = {f: (_text_column(table.column(f"f{f}")) if f < nfields else np.full(nrows, "", dtype=object))
             for f in text_fields}
     return GroupResult(columns, list(value_fields), {k: np.asarray(v, dtype=object) for k, v in text.items()},
                        cells, bad_text)

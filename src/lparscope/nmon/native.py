@@ -23,7 +23,8 @@ except ImportError:  # built only when a Rust toolchain was there at install tim
     core = None
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .reader import _Reader, _Source
+    from .routing import Routing
+    from .source import Source
 
 
 BLOCK = 0  # bytes per block of the native pass (0: its default); tests set it small
@@ -50,11 +51,11 @@ def describe() -> str:
     return "nmon recordings read with the pure-Python path (LPARSCOPE_NMON_NATIVE=0)"
 
 
-def read_into(r: "_Reader", src: "_Source") -> None:
+def read_into(r: "Routing", src: "Source") -> None:
     """Fill the reader ``r`` from ``src`` with the native core (instead of the two numpy/Arrow passes)."""
-    from .reader import _ends_with_newline
+    from .source import ends_with_newline
 
-    ends_clean = _ends_with_newline(src)
+    ends_clean = ends_with_newline(src)
     r._ends_clean = ends_clean
     # Pass 1 (native): lines, data rows per section, the other lines as text.
     scan = core.Scanner(str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK)

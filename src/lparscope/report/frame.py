@@ -16,6 +16,7 @@ It needs openpyxl (>= 3.0), imported only when called.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -198,15 +199,29 @@ def _cell(v: Any) -> Any:
     return str(v)
 
 
+# Characters a worksheet cannot hold (XML 1.0 forbids them): stripped, so one odd byte in an
+# input never costs the workbook.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def xlsx_safe(v: Any) -> Any:
+    """A cell value a worksheet accepts: control characters stripped, inf / NaN written as text."""
+    if isinstance(v, str):
+        return _CONTROL.sub("", v)
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    return v
+
+
 def _sheet(wb: Any, title: str, rows: list[dict[str, Any]], columns: list[str] | None = None) -> None:
-    ws = wb.create_sheet(re.sub(r"[\[\]:*?/\\]", "_", title)[:31])
-    cols = columns or list(dict.fromkeys(k for r in rows for k in r))
+    ws = wb.create_sheet(re.sub(r"[\[\]:*?/\\]", "_", xlsx_safe(title))[:31] or "sheet")
+    cols = [xlsx_safe(str(c)) for c in (columns or list(dict.fromkeys(k for r in rows for k in r)))]
     ws.append(cols)
     for r in rows:
         ws.append([None] * len(cols))
         for j, c in enumerate(cols, start=1):
             cell = ws.cell(row=ws.max_row, column=j)
-            v = _cell(r.get(c))
+            v = xlsx_safe(_cell(r.get(c)))
             cell.value = v
             if isinstance(v, str):
                 cell.data_type = "s"  # text from the inputs is stored as text, never as a formula

@@ -31,7 +31,9 @@ def host_charts(host: Host) -> list[dict[str, Any]]:
     disk, net = t.get("DISKBUSY"), t.get("NET")
     if lpar is None and mem is None and disk is None:
         return []
-    base = lpar or mem or disk
+    base = next(tab for tab in (lpar, mem, disk) if tab is not None)  # an empty table is falsy: test for None
+    if not len(base.times):
+        return []  # a section with a header and no snapshot (``AAA,`` then ``LPAR,,``): nothing to draw
     physc = np.asarray(lpar.column("PhysicalCPU"), dtype=float) if lpar is not None and "PhysicalCPU" in lpar.columns else None
     pool_idle = np.asarray(lpar.column("PoolIdle"), dtype=float) if lpar is not None and "PoolIdle" in lpar.columns else None
     s = host.sizing

@@ -48,6 +48,9 @@ class FrameTrace:
     settings: FrameSettings  # today's settings, partitions in row order
     labels: list[str] = field(default_factory=list)  # names findings use (joined host, else partition)
     vios: list[bool] = field(default_factory=list)
+    hmc_names: list[str] = field(default_factory=list)  # partition names as the HMC knows them
+    memory_mb: list[float] = field(default_factory=list)
+    virtual_io: list[bool] = field(default_factory=list)  # a client with vSCSI / vFC adapters (needs its VIOS)
 
     def demand(self, censored_extra: float = CENSORED_EXTRA) -> np.ndarray:
         return np.where(self.censored, self.observed * (1.0 + censored_extra), self.observed)
@@ -139,7 +142,8 @@ def frame_trace(estate: Estate, fr: Frame) -> FrameTrace | None:
                 source[i] = "assumed (no trace)"
     censored = _censored(observed, settings, source)
     return FrameTrace(fr.name, times, s, observed, censored, source, settings, [p.label for p in parts],
-                      [p.is_vios for p in parts])
+                      [p.is_vios for p in parts], [p.name for p in parts], [float(p.mem or 0) for p in parts],
+                      [any(a.adapter_type == "client" for a in [*p.vscsi, *p.vfc]) for p in parts])
 
 
 def _on_grid(r: tuple[np.ndarray, np.ndarray], start: int, s: int, n: int) -> np.ndarray:

@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..numbers import LIMIT, check
+
 
 @dataclass(frozen=True)
 class ParseWarning:
@@ -50,27 +52,38 @@ _NUM_RE = re.compile(r"^[-+]?\d+(?:[.,]\d+)?$")
 
 
 def to_int(text: str | None) -> int | None:
-    """Integer from decimal or 0x-hex text; None when it is not a number."""
+    """Integer from decimal or 0x-hex text; None when it is not a number, or not a finite one
+    within :data:`lparscope.numbers.LIMIT` (``inf``, ``1e308``, 300 digits: see :func:`number_problem`)."""
     if text is None:
         return None
     t = text.strip()
+    if len(t) > 48:  # no count or identifier is this long: never handed to int()
+        return None
     try:
         if t.lower().startswith("0x"):
-            return int(t, 16)
-        return int(t)
+            return int(t, 16)  # an address or identifier, not a measure: no range
+        n = int(t)
+        return n if abs(n) <= LIMIT else None
     except ValueError:
         f = to_float(t)
         return int(f) if f is not None and f.is_integer() else None
 
 
 def to_float(text: str | None) -> float | None:
-    """Float from text, accepting a comma decimal separator (some locales)."""
+    """Float from text, accepting a comma decimal separator (some locales); None when it is not
+    a finite number within :data:`lparscope.numbers.LIMIT`."""
     if text is None:
         return None
     t = text.strip().rstrip("%")
-    if not _NUM_RE.match(t):
+    if len(t) > 48 or not _NUM_RE.match(t):
         return None
-    return float(t.replace(",", "."))
+    x = float(t.replace(",", "."))
+    return x if abs(x) <= LIMIT else None
+
+
+def number_problem(text: str | None) -> str | None:
+    """Why a number-looking value was refused (for a line-numbered warning), or None."""
+    return check(text)[1] if text is not None else None
 
 
 def split_lines(text: str) -> list[str]:

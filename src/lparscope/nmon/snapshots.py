@@ -1,0 +1,112 @@
+"""Snapshot times: the ZZZZ lines of an nmon file, read in one batch.
+
+``ZZZZ,T0042,17:28:10,10-FEB-2016`` gives snapshot 42 its wall-clock time. A long recording
+has tens of thousands of them but only a few distinct dates, so each date is parsed once
+(cached) and each time of day by slicing ``hh:mm:ss``; the times are kept as seconds in an
+int64 array and become ``datetime64`` / ``datetime`` values in bulk (no regex and no
+``datetime`` per line). Other spellings (``10:24.25``, ISO dates) take the general path.
+
+Tolerance (each a capped warning with its line): no snapshot number, an unreadable time,
+a snapshot seen again (the last one is kept), a snapshot out of order (rows are sorted).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime, timezone, tzinfo
+
+import numpy as np
+
+_T_RE = re.compile(r"^T(\d+)$")
+_HMS_RE = re.compile(r"^(\d{1,2})[:.](\d{2})[:.](\d{2})")
+_DMY_RE = re.compile(r"^(\d{1,2})-([A-Za-z]{3})-(\d{2,4})$")
+_ISO_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_MONTHS = {m: i + 1 for i, m in enumerate("JAN FEB MAR APR MAY JUN JUL AUG SEP OCT NOV DEC".split())}
+_EPOCH_DAY = datetime(1970, 1, 1).toordinal()
+
+
+def _day(date: str) -> int | None:
+    """'10-FEB-2016' (or '2016-02-10') -> days since 1970-01-01; None when it is not a date."""
+    d = _DMY_RE.match(date)
+    try:
+        if d:
+            year = int(d.group(3))
+            year += 2000 if year < 100 else 0
+            return datetime(year, _MONTHS[d.group(2).upper()], int(d.group(1))).toordinal() - _EPOCH_DAY
+        d2 = _ISO_RE.match(date)
+        if d2:
+            return datetime(int(d2.group(1)), int(d2.group(2)), int(d2.group(3))).toordinal() - _EPOCH_DAY
+    except (KeyError, ValueError):
+        return None
+    return None
+
+
+def _seconds_of_day(hms: str) -> int | None:
+    """'17:28:10' -> 62890 (also '17.28.10' and a trailing fraction); None when not a time."""
+    if len(hms) == 8 and hms.isascii() and hms[2] == ":" and hms[5] == ":" and hms[:2].isdigit() and hms[3:5].isdigit() \
+            and hms[6:].isdigit():
+        h, m, s = int(hms[:2]), int(hms[3:5]), int(hms[6:])
+    else:
+        t = _HMS_RE.match(hms)
+        if not t:
+            return None
+        h, m, s = int(t.group(1)), int(t.group(2)), int(t.group(3))
+    if h > 23 or m > 59 or s > 59:
+        return None
+    return h * 3600 + m * 60 + s
+
+
+class Snapshots:
+    """The ZZZZ lines of one file, in file order; :meth:`resolve` turns them into times."""
+
+    def __init__(self) -> None:
+        self.pending: list[tuple[int, list[str]]] = []  # (line, fields) of each ZZZZ line
+
+    def add(self, line: int, parts: list[str]) -> None:
+        self.pending.append((line, parts))
+
+    def resolve(self, warn: Callable[..., None], zone: tzinfo | None
+                ) -> tuple[dict[str, datetime], np.ndarray, np.ndarray]:
+        """(times by token "T0001", sorted snapshot numbers, their times as UTC-or-naive datetime64[s])."""
+        days: dict[str, int | None] = {}
+        seen_line: dict[int, int] = {}  # snapshot -> line of its (last) ZZZZ
+        secs: dict[int, int] = {}  # snapshot -> local seconds since the epoch
+        order: dict[str, int] = {}  # token -> snapshot, in first-seen order (as a dict keeps it)
+        last = -1
+        for line, parts in self.pending:
+            token = parts[1].strip() if len(parts) > 1 else ""
+            m = _T_RE.match(token)
+            if not m:
+                warn(line, "ZZZZ line without a snapshot number", kind="zzzz")
+                continue
+            snap = int(m.group(1))
+            hms = parts[2].strip() if len(parts) > 2 else ""
+            date = parts[3].strip() if len(parts) > 3 else ""
+            day = days[date] if date in days else days.setdefault(date, _day(date))
+            sod = _seconds_of_day(hms)
+            if day is None or sod is None:
+                warn(line, f"ZZZZ {token}: unreadable time {','.join(parts[2:4])!r}", kind="zzzz")
+                continue
+            if snap in seen_line:
+                warn(line, f"snapshot {token} appears again (first at line {seen_line[snap]}): "
+                           "the last one is kept", kind="dupsnap")
+            elif snap < last:
+                warn(line, f"snapshot {token} is out of order (after T{last:04d}): rows are sorted by snapshot",
+                     kind="ordersnap")
+            last = max(last, snap)
+            secs[snap] = day * 86400 + sod
+            seen_line[snap] = line
+            order[token] = snap
+        self.pending = []
+        keys = np.array(sorted(secs), np.int64)
+        local = np.array([secs[k] for k in keys.tolist()], np.int64).astype("datetime64[s]")
+        tokens = list(order)
+        naive = np.array([secs[order[t]] for t in tokens], np.int64).astype("datetime64[s]").astype(object).tolist()
+        if zone is None:
+            return dict(zip(tokens, naive)), keys, local
+        aware = [d.replace(tzinfo=zone) for d in naive]
+        by_snap = {order[t]: a for t, a in zip(tokens, aware)}
+        utc = np.array([by_snap[k].astimezone(timezone.utc).replace(tzinfo=None) for k in keys.tolist()],
+                       dtype="datetime64[s]")
+        return dict(zip(tokens, aware)), keys, utc

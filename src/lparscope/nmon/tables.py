@@ -1,0 +1,186 @@
+"""Table assembly: the sections' values, columns and snapshot times become :class:`NmonTable` objects.
+
+Columns come from the header lines (devices added mid-file: header epochs merged, earlier rows
+NaN), rows repeating a snapshot keep the last one, rows out of order are sorted, each row gets
+the time of its snapshot (NaT without a ZZZZ line), UARG lines become their own table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bbbp import bbbp_outputs
+from .model import NmonTable
+from .state import TEXT_COLUMNS, T_RE, WARN_CAP, ReaderState, Section
+
+
+class Tables(ReaderState):
+    """The table half of the reader: :meth:`finish` fills ``rec.tables``."""
+
+    def finish(self) -> None:
+        rec = self.rec
+        rec.times, snap_keys, snap_vals = self.snapshots.resolve(self.warn, self.zone)
+        # Tables in the order of the file (a section's header, or its first row without one).
+        for sec in sorted(self.by_id, key=lambda s: (s.first_line or s.first_row or 1 << 62, s.sid)):
+            table = self._table(sec, snap_keys, snap_vals)
+            if table is not None:
+                rec.tables[sec.name] = table
+        if self.uarg:
+            rec.tables["UARG"] = self._uarg_table(snap_keys, snap_vals)
+        rec.bbbp_outputs = bbbp_outputs(self.bbbp)
+        for kind, n in sorted(self.counts.items()):
+            if n > WARN_CAP:
+                rec.warnings.append((0, f"{n - WARN_CAP} more warnings like the above ({kind.split(':')[0]}"
+                                        f"{' in ' + kind.split(':', 1)[1] if ':' in kind else ''}) not listed"))
+        rec.warnings.sort(key=lambda w: w[0])
+
+    def _columns(self, sec: Section, rows_epoch: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """Named columns for the field-space values, merging header epochs (devices added mid-file)."""
+        assert sec.values is not None
+        names_per_epoch: dict[int, list[str | None]] = {}
+        if not len(rows_epoch):
+            used: list[int] = []
+        elif rows_epoch[0] == rows_epoch[-1]:  # rows are in file order, so epochs never decrease
+            used = [int(rows_epoch[0])]
+        else:
+            used = np.unique(rows_epoch).tolist()
+        for e in used:
+            hdr = sec.headers[e].fields if e >= 0 else []
+            names_per_epoch[e] = [(hdr[f] if f < len(hdr) and hdr[f] else None) for f in sec.value_fields]
+        if not used:
+            hdr = sec.headers[-1].fields if sec.headers else []
+            names = [(hdr[f] if f < len(hdr) and hdr[f] else f"col{f - 1}") for f in sec.value_fields]
+            return _dedupe(names), sec.values
+        if len(used) == 1:
+            names = [n or f"col{f - 1}" for n, f in zip(names_per_epoch[used[0]], sec.value_fields)]
+            return _dedupe(names), sec.values
+        merged: list[str] = []
+        plan: dict[int, tuple[list[int], list[str]]] = {}
+        widths = sec.row_fields if sec.row_fields is not None else np.full(sec.rows, 1 << 30)
+        for e in used:
+            rows_e = rows_epoch == e
+            maxw = int(widths[rows_e].max()) if rows_e.any() else 0
+            src, names = [], []
+            for j, (n, f) in enumerate(zip(names_per_epoch[e], sec.value_fields)):
+                if n is None and f >= maxw:
+                    continue  # no name and no value in this epoch
+                src.append(j)
+                names.append(n or f"col{f - 1}")
+                if names[-1] not in merged:
+                    merged.append(names[-1])
+            plan[e] = (src, names)
+        out = np.full((sec.rows, len(merged)), np.nan)
+        for e in used:
+            rows = np.flatnonzero(rows_epoch == e)
+            src, names = plan[e]
+            dst = [merged.index(n) for n in names]
+            out[np.ix_(rows, dst)] = sec.values[np.ix_(rows, src)]
+        return merged, out
+
+    def _table(self, sec: Section, snap_keys: np.ndarray, snap_vals: np.ndarray) -> NmonTable | None:
+        lines = np.concatenate(sec.line_parts).astype(np.int64) if sec.line_parts else np.zeros(0, np.int64)
+        snaps = np.concatenate(sec.snap_parts).astype(np.int64) if sec.snap_parts else np.zeros(0, np.int64)
+        sec.line_parts = sec.snap_parts = []
+        if sec.rows == 0 and not sec.headers:
+            return None
+        assert sec.values is not None
+        hdr_lines = np.array([h.line for h in sec.headers], np.int64)
+        epoch = np.searchsorted(hdr_lines, lines) - 1 if len(hdr_lines) else np.full(len(lines), -1)
+        self._check_widths(sec, lines, epoch)
+        columns, values = self._columns(sec, epoch)
+        text = {(sec.headers[-1].fields[f] if sec.headers and f < len(sec.headers[-1].fields) else f"col{f - 1}"): arr
+                for f, arr in sec.text.items()}
+        if sec.top:
+            columns = [c.lstrip("+") for c in columns]
+        elif len(snaps) > 1 and not bool((np.diff(snaps) > 0).all()):
+            keep = self._dedupe_rows(sec, lines, snaps)
+            lines, snaps, values = lines[keep], snaps[keep], values[keep]
+            text = {k: v[keep] for k, v in text.items()}
+        if len(snaps) and len(snap_keys):
+            idx = np.clip(np.searchsorted(snap_keys, snaps), 0, len(snap_keys) - 1)
+            found = snap_keys[idx] == snaps
+            times = np.where(found, snap_vals[idx], np.datetime64("NaT"))
+            missing = int((~found).sum())
+            if missing:
+                self.warn(int(lines[np.flatnonzero(~found)[0]]),
+                          f"{sec.name}: {missing} rows whose snapshot has no ZZZZ time line (time NaT)",
+                          kind=f"notime:{sec.name}")
+        else:
+            times = np.full(len(snaps), np.datetime64("NaT"), dtype="datetime64[s]")
+        title = sec.title or (sec.headers[-1].fields[1] if sec.headers and len(sec.headers[-1].fields) > 1 else "")
+        return NmonTable(sec.name, title, columns, snaps, times.astype("datetime64[s]"), values,
+                         sec.first_line or sec.first_row, lines, text)
+
+    def _check_widths(self, sec: Section, lines: np.ndarray, epoch: np.ndarray) -> None:
+        if not sec.headers or sec.row_fields is None or not len(lines):
+            return
+        expected = np.array([len(h.fields) for h in sec.headers], np.int64)[np.maximum(epoch, 0)]
+        have = sec.row_fields.astype(np.int64)
+        if sec.top:
+            return
+        for what, mask in (("more", have > expected), ("fewer", have < expected)):
+            bad = np.flatnonzero(mask & (epoch >= 0))
+            if len(bad):
+                r = int(bad[0])
+                self.warn(int(lines[r]), f"{sec.name}: {len(bad)} rows have {what} values ({have[r] - 2}) than "
+                                         f"the header line {sec.headers[int(epoch[r])].line} names "
+                                         f"({expected[r] - 2}); missing values are NaN, extra ones get "
+                                         "generic column names", kind=f"width:{sec.name}")
+
+    def _dedupe_rows(self, sec: Section, lines: np.ndarray, snaps: np.ndarray) -> np.ndarray:
+        order = np.argsort(snaps, kind="stable")
+        s = snaps[order]
+        last = np.ones(len(s), bool)
+        last[:-1] = s[1:] != s[:-1]
+        dropped = np.flatnonzero(~last)
+        if len(dropped):
+            again = int(lines[order[dropped[0] + 1]])
+            self.warn(again, f"{sec.name}: {len(dropped)} rows repeat a snapshot already read (first: "
+                             f"T{int(s[dropped[0]]):04d}, also at line {int(lines[order[dropped[0]]])}); "
+                             "the last row of each snapshot is kept", kind=f"duprow:{sec.name}")
+        if bool((np.diff(snaps) < 0).any()):
+            r = int(np.flatnonzero(np.diff(snaps) < 0)[0]) + 1
+            self.warn(int(lines[r]), f"{sec.name}: rows out of snapshot order; sorted by snapshot",
+                      kind=f"order:{sec.name}")
+        return order[last]
+
+    def _uarg_table(self, snap_keys: np.ndarray, snap_vals: np.ndarray) -> NmonTable:
+        hdr = self.uarg_header.fields if self.uarg_header else ["UARG", "+Time", "PID", "PPID", "COMM", "THCOUNT",
+                                                               "USER", "GROUP", "FullCommand"]
+        names = hdr[2:]
+        numeric = [i for i, n in enumerate(names) if n.lower() not in TEXT_COLUMNS]
+        textual = [i for i, n in enumerate(names) if n.lower() in TEXT_COLUMNS]
+        vals = np.full((len(self.uarg), len(numeric)), np.nan)
+        text = {names[i]: np.full(len(self.uarg), "", dtype=object) for i in textual}
+        snaps = np.zeros(len(self.uarg), np.int64)
+        lines = np.zeros(len(self.uarg), np.int64)
+        for r, (line, parts) in enumerate(self.uarg):
+            m = T_RE.match(parts[1].strip())
+            snaps[r] = int(m.group(1)) if m else -1
+            lines[r] = line
+            fields = parts[2:len(names) + 1] + [",".join(parts[len(names) + 1:])]
+            for j, i in enumerate(numeric):
+                try:
+                    vals[r, j] = float(fields[i])
+                except (ValueError, IndexError):
+                    pass
+            for i in textual:
+                text[names[i]][r] = fields[i].strip() if i < len(fields) else ""
+        idx = np.clip(np.searchsorted(snap_keys, snaps), 0, max(len(snap_keys) - 1, 0))
+        times = (np.where(snap_keys[idx] == snaps, snap_vals[idx], np.datetime64("NaT")) if len(snap_keys)
+                 else np.full(len(snaps), np.datetime64("NaT")))
+        return NmonTable("UARG", "Process arguments", [names[i] for i in numeric], snaps,
+                         times.astype("datetime64[s]"), vals, int(lines[0]), lines, text)
+
+
+def _dedupe(names: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        if n in seen:
+            seen[n] += 1
+            out.append(f"{n}#{seen[n]}")
+        else:
+            seen[n] = 1
+            out.append(n)
+    return out

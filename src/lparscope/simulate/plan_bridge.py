@@ -1,0 +1,98 @@
+"""Prove the plan on the measured traces: its partition changes as a scenario, and each step
+replayed in order to see whether it starves a partition it does not touch.
+
+The plan (``lparscope.plan``) is read by its attributes only (``changes``, ``steps``; each planned
+change's ``change.kind / object / attribute / target``, ``frame``, ``lpar``, ``status``, ``step``):
+this module does not import the plan stage, so the plan can use it without a cycle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.estate import Estate
+from .changes import PARTITION_ATTRS, POOL_ATTRS, Change, apply
+from .pool import simulate
+from .replay import starved
+from .traces import CENSORED_EXTRA, FrameTrace, estate_traces
+
+
+def _label(tr: FrameTrace, lpar: str | None, host: str | None) -> str | None:
+    for name, label in zip(tr.hmc_names or tr.labels, tr.labels):
+        if lpar and name == lpar:
+            return label
+    if host and host in tr.labels:
+        return host
+    return None
+
+
+def plan_changes(plan: Any, tr: FrameTrace) -> list[tuple[int | None, Change]]:
+    """The plan's processor changes on this frame, with their step number (DLPAR before profile:
+    one value per partition and attribute, the running one)."""
+    out: dict[tuple[str, str], tuple[int | None, Change]] = {}
+    for pc in getattr(plan, "changes", None) or []:
+        ch = pc.change
+        if getattr(pc, "status", "planned") != "planned" or ch.kind not in ("partition", "profile", "pool"):
+            continue
+        if pc.frame and pc.frame != tr.frame:
+            continue
+        if ch.kind == "pool":
+            if ch.attribute not in POOL_ATTRS:
+                continue
+            target = f"pool{ch.object}"
+        else:
+            if ch.attribute not in PARTITION_ATTRS:
+                continue
+            label = _label(tr, pc.lpar or ch.object, ch.host)
+            if label is None:
+                continue
+            target = label
+        key = (target, ch.attribute)
+        if key in out and ch.kind == "profile":
+            continue  # the DLPAR change of the same setting is what runs
+        out[key] = (pc.step, Change(target, ch.attribute, str(ch.target), f"plan step {pc.step} ({pc.id})"))
+    return list(out.values())
+
+
+def step_effects(tr: FrameTrace, staged: list[tuple[int | None, Change]],
+                 censored_extra: float = CENSORED_EXTRA) -> list[dict[str, Any]]:
+    """Replay the plan step by step (each step on top of the ones before it): which partitions a
+    step starves that it does not change, in how many more intervals."""
+    demand = tr.demand(censored_extra)
+    steps = sorted({s for s, _ in staged if s is not None})
+    current = tr.settings
+    prev = starved(simulate(demand, current), demand).sum(axis=1)
+    out = []
+    for n in steps:
+        mine = [c for s, c in staged if s == n]
+        current, _, _ = apply(current, mine)
+        now = starved(simulate(demand, current), demand).sum(axis=1)
+        touched = {c.target.lower() for c in mine}
+        worse = [(lab, int(now[i] - prev[i])) for i, lab in enumerate(tr.labels)
+                 if lab.lower() not in touched and now[i] > prev[i]]
+        out.append({"step": n, "frame": tr.frame, "changes": [f"{c.target}.{c.attr}={c.value}" for c in mine],
+                    "starves": [{"partition": lab, "more_intervals": k} for lab, k in worse]})
+        prev = now
+    return out
+
+
+def flag_plan(estate: Estate, plan: Any, censored_extra: float = CENSORED_EXTRA) -> list[dict[str, Any]]:
+    """Replay the plan's steps on every frame with traces; add a check to the plan for each step
+    that starves a partition it does not touch. Returns every step's effect."""
+    if plan is None or not getattr(plan, "changes", None):
+        return []
+    effects: list[dict[str, Any]] = []
+    for tr in estate_traces(estate):
+        staged = plan_changes(plan, tr)
+        if not staged:
+            continue
+        for e in step_effects(tr, staged, censored_extra):
+            effects.append(e)
+            for s in e["starves"]:
+                msg = (f"what-if replay of {tr.frame}: plan step {e['step']} ({', '.join(e['changes'])}) leaves "
+                       f"{s['partition']} short of what it used in {s['more_intervals']} more interval(s) of "
+                       f"{tr.step_s // 60} min (measured use replayed, 000_31a80e54567cd02b.txt §3.1)")
+                checks = getattr(plan, "checks", None)
+                if isinstance(checks, list) and msg not in checks:
+                    checks.append(msg)
+    return effects
