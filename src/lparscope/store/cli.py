@@ -30,6 +30,17 @@ def _fail(message: str) -> None:
     raise typer.Exit(EXIT_USAGE)
 
 
+def _open_read_only(path: Path) -> Any:
+    """A read-only connection to the store, or exit 2 with the reason."""
+    from .db import StoreError, connect
+
+    try:
+        return connect(path, read_only=True)
+    except StoreError as exc:
+        _fail(str(exc))
+    return None
+
+
 def _date(text: Optional[str], option: str) -> Optional[date]:
     if not text:
         return None
@@ -98,16 +109,11 @@ def diff_cmd(
     json_out: Optional[str] = typer.Option(None, "--json", help="Write the result as JSON to FILE ('-' for stdout)."),
 ) -> None:
     """Configuration changes, findings opened and closed, usage trends and a pool peak forecast."""
-    from .db import StoreError, connect
     from .diff import diff
 
     day = _date(since, "--since")
     path = _store(store)
-    try:
-        con = connect(path, read_only=True)
-    except StoreError as exc:
-        _fail(str(exc))
-        return
+    con = _open_read_only(path)
     try:
         result = diff(con, path, target, day, horizon)
     finally:
@@ -143,7 +149,6 @@ def export_cmd(
     store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
     """OpenMetrics text of current findings and sizing, or one store table as CSV / Parquet."""
-    from .db import StoreError, connect
     from .export import export_table, openmetrics
 
     if fmt not in ("openmetrics", "csv", "parquet"):
@@ -151,11 +156,7 @@ def export_cmd(
     if fmt != "openmetrics" and (not table or not output):
         _fail(f"--format {fmt} needs --table and --output")
     path = _store(store)
-    try:
-        con = connect(path, read_only=True)
-    except StoreError as exc:
-        _fail(str(exc))
-        return
+    con = _open_read_only(path)
     try:
         if fmt == "openmetrics":
             text = openmetrics(con)

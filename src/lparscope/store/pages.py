@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import date, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -73,10 +73,6 @@ def plan_rows(plan: Any, names: set[str]) -> list[dict[str, str]]:
         if not names or any(str(v) in names for v in flat.values()):
             out.append({k: "" if v is None else str(v) for k, v in flat.items()})
     return out
-
-
-def _epoch(values: list[Any]) -> list[float]:
-    return [v.timestamp() if hasattr(v, "timestamp") else float(v) for v in values]
 
 
 def daily_chart(title: str, trends: list[dict[str, Any]], note: str = "") -> dict[str, Any]:
@@ -156,6 +152,3 @@ def host_page(con: Any, store: Path, host: str, severity: str | None, area: str 
             "sizing": dict(zip(cols, sizing[0])) if sizing else None,
             "info": next((h for h in current_hosts(con) if h["host"] == host), None)}
 
-
-def since_default() -> date:
-    return date.today() - timedelta(days=365)
