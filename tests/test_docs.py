@@ -6,7 +6,7 @@ from pathlib import Path
 from lparscope.rules.engine import all_rules
 
 DOCS = Path(__file__).parents[1] / "docs"
-ID_RE = re.compile(r"\b(?:CPU|MEM|AME|VIOS|STO|NET|WPAR|NFS|MEAS|FRAME)(?:-[A-Z0-9]+)+\b")
+ID_RE = re.compile(r"\b(?:CPU|MEM|AME|VIOS|STO|NET|WPAR|NFS|MEAS|FRAME|HEALTH)(?:-[A-Z0-9]+)+\b")
 
 
 def test_coverage_table_names_every_rule():

@@ -11,6 +11,10 @@ from lparscope.rules.engine import all_rules
 EXAMPLE = Path(__file__).parents[1] / "examples" / "estate"
 
 EXPECTED = {
+    # health: both VIOS run releases first shipped more than 3 years before the release table's date
+    ("HEALTH-VIOS-LEVEL-OLD", "vios1"), ("HEALTH-VIOS-LEVEL-OLD", "vios2"),
+    # health: aix4 has a failed path on hdisk3, the errpt entries that go with it, and /var at 86%
+    ("HEALTH-DISK-PATHS", "aix4"), ("HEALTH-ERRPT-PERMANENT", "aix4"), ("HEALTH-FS-FULL", "aix4"),
     # processor and memory
     ("CPU-CAPPED-PINNED", "aix2"), ("CPU-EC-BELOW-VP", "aix1"), ("CPU-EC-BELOW-VP", "aix3"),
     ("CPU-UNCAPPED-ABOVE-EC", "aix1"), ("CPU-UNCAPPED-ABOVE-EC", "aix3"), ("CPU-VP-EC-LIMITS", "aix1"),
@@ -66,6 +70,8 @@ QUIET = {
     "CPU-SMT-NOT-DEFAULT", "CPU-FOLDING-DISABLED", "CPU-FOLD-POLICY-CLIENT", "CPU-THROUGHPUT-MODE",
     "MEM-FREE-GAP-BELOW-READAHEAD", "MEM-VMM-LEGACY-TUNABLES", "AME-64K-PAGE-COMPRESSION",
     "AME-TUNABLES-NOT-DEFAULT",
+    # health: aix4's paging space is 23% used; no lsmcode or prtconf in the example
+    "HEALTH-PAGING-SPACE-USED", "HEALTH-FIRMWARE-OLD",
     # measured series: aix5's recording is healthy for these
     "CPU-VP-BOUND", "CPU-RUNQ-PER-LCPU", "MEM-PAGING-SPACE-SERIES", "NET-ERRORS-SERIES",
     "VIOS-SEA-TRAFFIC",

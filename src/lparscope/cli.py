@@ -184,6 +184,14 @@ def analyze(
         err.print(f"[red]internal error:[/] {describe(exc)}", highlight=False)
         raise typer.Exit(EXIT_INTERNAL)
     internal = list(analysis.internal)
+    whatif_runs: list = []
+    try:  # the what-if replay (simulate/): a JSON section and HTML charts of its own
+        from .whatif_cli import analysis_whatif
+        section, whatif_runs = analysis_whatif(analysis)
+        if section:
+            report["whatif"] = section
+    except Exception as exc:
+        internal.append(f"what-if replay: {describe(exc)}")
     try:
         render_terminal(report, out, view=view)
     except Exception as exc:
@@ -208,6 +216,9 @@ def analyze(
         from .report.html import render_html
         from .report.nmon_charts import estate_charts
         charts = guarded_charts(estate_charts, analysis.estate, internal)
+        if whatif_runs:
+            from .report.whatif_html import whatif_charts
+            charts = list(charts or []) + (guarded_charts(whatif_charts, whatif_runs, internal) or [])
         emit("HTML", html_out, lambda p: p.write_text(render_html(report, charts), encoding="utf-8"))
     if xlsx:
         from .report.frame import export_xlsx

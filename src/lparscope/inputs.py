@@ -86,9 +86,26 @@ def _decode(data: bytes) -> str | None:
     if b"\x00" in data[:8192]:
         return None
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a UTF-8 byte order mark is not text
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+def _utf16_as_utf8(data: bytes) -> bytes:
+    """UTF-16 text (a Windows redirect, with or without a byte order mark) as UTF-8; other data unchanged."""
+    head = data[:4096]
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        codec = "utf-16"
+    elif len(head) >= 8 and head[1::2].count(0) > 0.9 * len(head[1::2]) and head[0::2].count(0) < 0.1 * len(head[0::2]):
+        codec = "utf-16-le"
+    elif len(head) >= 8 and head[0::2].count(0) > 0.9 * len(head[0::2]) and head[1::2].count(0) < 0.1 * len(head[1::2]):
+        codec = "utf-16-be"
+    else:
+        return data
+    try:
+        return data.decode(codec).encode("utf-8")
+    except UnicodeDecodeError:
+        return data
 
 
 def _gzip_head(data: bytes) -> bytes:
@@ -211,6 +228,7 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
                 return
             data = expanded
+    data = _utf16_as_utf8(data)
     if is_nmon(data[:16]):
         yield InputFile(display, "", folder, nmon=data)
         return

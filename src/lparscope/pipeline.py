@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import time
 from typing import Any
 from pathlib import PurePath
 
+from .parse_pool import Prepared, prepare, prepared_inputs
 from .pipeline_guard import describe
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
 from .model import build
@@ -18,9 +20,7 @@ from .rules.config import Config
 from .rules.engine import Finding, run
 from .sizing.measured import size_estate
 from .sources import parsers
-from .sources.base import Parsed
-from .sources.detect import Segment, split_and_classify
-from .sources.filenames import classify_with_hint, not_command_output
+from .sources.detect import split_and_classify
 
 
 @dataclass
@@ -61,7 +61,8 @@ def _internal(estate: Estate, display: str, line: int, kind: str | None, host: s
 
 
 def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: str | None = None,
-                progress: Callable[[str], None] | None = None) -> tuple[Estate, dict[str, str]]:
+                progress: Callable[[str], None] | None = None, workers: int | None = None
+                ) -> tuple[Estate, dict[str, str]]:
     """Parse every input file into an estate; also return each file's text (for excerpts).
 
     Each input is read on its own: whatever goes wrong in one (a damaged archive, a parser or
@@ -73,7 +74,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
     items: Iterable[InputFile | InputProblem] = (
         [*collected.files, *collected.problems] if isinstance(collected, Collected) else collected)
     problems: list[InputProblem] = []
-    for f in items:
+    for f, pre in prepared_inputs(items, workers):  # text files parsed on every core, folded in here in order
         if isinstance(f, InputProblem):
             problems.append(f)
             continue
@@ -83,7 +84,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
             if f.nmon is not None:
                 read_nmon_file(estate, f, registry, tz)
             else:
-                _read_text_file(estate, f, registry, texts)
+                _read_text_file(estate, f, registry, texts, pre.result() if isinstance(pre, Future) else pre)
         except Exception as exc:  # MemoryError and RecursionError included: one input never ends the run
             _internal(estate, f.display, 1, None, f.folder, "reading it", exc)
         finally:
@@ -103,36 +104,22 @@ def _frames(estate: Estate) -> None:
     estate.frames = build_frames(estate)
 
 
-PROBE_BYTES = 64 * 1024  # a large file whose first 64 KB hold no supported output is not read further
-
-
-def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[str, str]) -> None:
-    """One text file: cut into command outputs, each parsed and folded into its host on its own."""
-    why_not = not_command_output(f.display, f.text)
-    if why_not:  # documents, scripts, images: reported, never a host
-        estate.inputs.append(InputStatus(f.display, 1, None, "", "unrecognised", f"not command output ({why_not})"))
-        return
-    if len(f.text) > PROBE_BYTES and not any(s.kind for s in split_and_classify(f.text[:PROBE_BYTES], registry)):
-        estate.inputs.append(InputStatus(f.display, 1, None, f.folder, "unrecognised",
-                                         f"large file ({len(f.text) // 1024} KB) with no supported command output "
-                                         f"in its first {PROBE_BYTES // 1024} KB; not read further"))
+def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[str, str],
+                    prepared: Prepared | None = None) -> None:
+    """One text file: cut into command outputs, each parsed (:func:`parse_pool.prepare`, maybe in a
+    worker process) and folded into its host on its own (here, in input order)."""
+    pre = prepared if prepared is not None else prepare(f.display, f.text, registry)
+    if pre.skip:
+        estate.inputs.append(InputStatus(f.display, 1, None, f.folder if pre.skip_folder else "", "unrecognised",
+                                         pre.skip))
         return
     texts[f.display] = f.text
-    try:
-        segments, hint, shift = classify_with_hint(f.text, f.display, registry)
-    except Exception as exc:
-        _internal(estate, f.display, 1, None, f.folder, "cutting it into command outputs", exc)
+    if pre.cut_error:
+        estate.inputs.append(InputStatus(f.display, 1, None, f.folder, "unrecognised",
+                                         f"internal error while cutting it into command outputs: {pre.cut_error}",
+                                         internal=True))
         return
-    results: list[tuple[Segment, Parsed | None, str]] = []
-    for seg in segments:
-        parsed: Parsed | None = None
-        error = ""
-        if seg.kind is not None:
-            try:
-                parsed = registry[seg.kind].parse(seg.text)
-            except Exception as exc:  # a parser bug must not end the run
-                error = f"internal error in the {seg.kind} parser: {describe(exc)}"
-        results.append((seg, parsed, error))
+    segments, hint, shift, results = pre.segments, pre.hint, pre.shift, pre.results
     hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]
     default_host = _file_host(hosts, f.folder, f.display, hint.host if hint else None)
     hint_note = hint.describe() if hint else ""
@@ -263,14 +250,16 @@ def _with_excerpts(findings: list[Finding], texts: dict[str, str]) -> None:
 
 def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None = None,
             peak: tuple[time, time] | None = None, tz: str | None = None,
-            progress: Callable[[str], None] | None = None) -> Analysis:
+            progress: Callable[[str], None] | None = None, workers: int | None = None) -> Analysis:
     """Read ``paths``, build the estate, size what was measured, run the rules.
+
+    ``workers``: processes that parse text inputs (None: ``LPARSCOPE_WORKERS`` or one per core; 1: serial).
 
     ``peak`` is a time-of-day window for sizing (detected when None); ``tz`` the time zone
     nmon recordings were taken in (they carry none); ``progress`` is called with each file's name.
     """
     cfg = cfg or Config()
-    estate, texts = read_estate(iter_inputs(paths, limits), tz=tz, progress=progress)
+    estate, texts = read_estate(iter_inputs(paths, limits), tz=tz, progress=progress, workers=workers)
     problems: list[str] = []
     try:
         size_estate(estate, peak)

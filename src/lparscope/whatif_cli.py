@@ -23,24 +23,6 @@ from rich.table import Table
 EXIT_OK, EXIT_USAGE = 0, 2
 
 
-def verdict(f: dict[str, Any], short: int) -> str:
-    """One sentence: do the changes starve fewer intervals, and if not, why not."""
-    b, a = f["starved_intervals_before"], f["starved_intervals_after"]
-    if not f["changes"]:
-        return "No change applies to this frame: both replays are the same."
-    if a < b:
-        return f"The changes reduce the intervals with a starved partition from {b} to {a}."
-    why = []
-    if short:
-        why.append(f"in {short} interval(s) the partitions want more than the pool's cores: no setting can serve them all")
-    if f["starved_by_change"]:
-        why.append("the changes take capacity from " + ", ".join(f["starved_by_change"]))
-    if f["problems_new"]:
-        why.append("the changed settings are not valid as written")
-    reason = "; ".join(why) or "the changes do not raise the ceilings where the demand was refused"
-    return f"The changes do not reduce the starved intervals ({b} -> {a}): {reason}."
-
-
 def parse_target(text: str) -> Any:
     """``NAME=CORES[:MEMORY_GB]`` -> a consolidation target (memory unbounded when not given)."""
     import re
@@ -98,9 +80,8 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
         onto: list[str] | None = None, wpar: str | None = None, headroom: float = 0.10) -> int:
     from .pipeline import analyze as run_analysis
     from .simulate import changes as ch
-    from .simulate.proposal import sizing_changes
-    from .simulate.replay import compare, summary
-    from .simulate.traces import describe, estate_traces
+    from .simulate.scenario import replay_estate
+    from .simulate.traces import estate_traces
 
     out, err = Console(), Console(stderr=True)
     wanted: list[ch.Change] = []
@@ -141,36 +122,10 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
             err.print("[red]error:[/] no replayed partition or pool named: " + ", ".join(sorted({c.target for c in missing}))
                       + " (known: " + ", ".join(sorted(names)) + ")", highlight=False)
             return EXIT_USAGE
-    from .simulate.plan_bridge import plan_changes, step_effects
+    def note(text: str) -> None:
+        err.print(f"[yellow]note:[/] {text}", highlight=False)
 
-    origins: list[str] = []
-    comparisons, frames = [], []
-    for tr in traces:
-        staged = plan_changes(analysis.plan, tr) if not wanted and source in ("auto", "plan") else []
-        if wanted:
-            todo, origin = wanted, "your changes"
-        elif staged:
-            todo, origin = [c for _, c in staged], "the plan"
-        else:
-            if source == "plan":
-                err.print(f"[yellow]note:[/] the plan holds no processor change for {tr.frame}: "
-                          "replaying the measured sizing instead", highlight=False)
-            todo, origin = sizing_changes(tr, censored_extra), "the measured sizing (000 §3.1)"
-        new, used, notes = ch.apply(tr.settings, todo)
-        c = compare(tr, new, used, notes, censored_extra)
-        s = summary(c)
-        shared = [i for i, p in enumerate(tr.settings.partitions) if not p.dedicated]
-        short = int((c.demand[shared].sum(axis=0) > c.before.capacity + 1e-6).sum())
-        s["changes_from"] = origin
-        s["intervals_short_of_cores"] = short
-        s["verdict"] = verdict(s, short)
-        s["plan_steps"] = step_effects(tr, staged, censored_extra) if staged else []
-        s["trace"] = describe(tr)
-        comparisons.append(c)
-        frames.append(s)
-        if origin not in origins:
-            origins.append(origin)
-    origin = " and ".join(origins)
+    frames, comparisons, origin = replay_estate(analysis.plan, traces, wanted, source, censored_extra, note)
     section: dict[str, Any] = {"changes_from": origin, "censored_extra": censored_extra, "frames": frames}
     from .simulate.ame import estate_ame
 
@@ -191,6 +146,24 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
         if target is not None:
             out.print(f"{label} report: {target}")
     return EXIT_OK if ok else EXIT_USAGE
+
+
+def analysis_whatif(analysis: Any) -> tuple[dict[str, Any] | None, list[Any]]:
+    """The ``whatif`` section of an analysis report and its comparisons (for charts): today's
+    settings against the plan (or the measured sizing) on every frame with traces; None when none."""
+    from .simulate.ame import estate_ame
+    from .simulate.scenario import replay_estate
+    from .simulate.traces import estate_traces
+
+    traces = estate_traces(analysis.estate)
+    ame = estate_ame(analysis.estate)
+    if not traces and not ame:
+        return None, []
+    frames, comparisons, origin = replay_estate(getattr(analysis, "plan", None), traces, [], "auto")
+    section: dict[str, Any] = {"changes_from": origin, "censored_extra": 0.10, "frames": frames}
+    if ame:
+        section["ame"] = ame
+    return section, comparisons
 
 
 def _version() -> str:

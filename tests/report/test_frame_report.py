@@ -62,3 +62,31 @@ def test_xlsx_export(tmp_path):
     cells = [ws.cell(row=r, column=col) for r in range(2, ws.max_row + 1)]
     evil = [c for c in cells if str(c.value).startswith("=HYPERLINK")]
     assert evil and all(c.data_type == "s" for c in evil)
+
+
+def test_xlsx_sheets_have_filters_frozen_headers_fitted_widths_and_sizing(tmp_path):
+    import openpyxl
+
+    from lparscope.pipeline import analyze
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "estate"
+    out = tmp_path / "r.xlsx"
+    export_xlsx(build_report(analyze([str(example)])), out)
+    wb = openpyxl.load_workbook(out)
+    for ws in wb.worksheets:
+        assert ws.freeze_panes == "A2", ws.title
+        if ws.max_row == 1 and ws["A1"].value is None:
+            continue  # an empty table (e.g. a plan with no changes) has no header to filter
+        assert ws.auto_filter.ref and ws.auto_filter.ref.startswith("A1:"), ws.title
+        widths = [ws.column_dimensions[c.column_letter].width for c in ws[1]]
+        assert all(6 <= w <= 60 for w in widths), (ws.title, widths)
+    ws = wb["Findings"]
+    header = [c.value for c in ws[1]]
+    assert ws.column_dimensions[ws.cell(1, header.index("rule_id") + 1).column_letter].width >= len("WPAR-KERNEL-QDEPTH-MISMATCH")
+    sizing = wb["Sizing"]
+    header = [c.value for c in sizing[1]]
+    assert header[:9] == ["host", "window", "window_source", "samples", "average", "p90", "p95", "p99", "peak"]
+    rows = [dict(zip(header, (c.value for c in r))) for r in sizing.iter_rows(min_row=2)]
+    peak = next(r for r in rows if r["host"] == "aix5" and r["window"].startswith("peak"))
+    assert peak["window"] == "peak 08:00-18:30" and peak["recommended_ec"] == 2.55 and peak["recommended_vp"] == 4
+    assert peak["average"] <= peak["p90"] <= peak["p95"] <= peak["p99"] <= peak["peak"]

@@ -117,7 +117,7 @@ def test_hosts_table_lists_every_host_and_its_counts_filter(page: Any, built: tu
     rows = page.eval_on_selector_all("#hosts-table tbody tr", "els => els.map(e => e.dataset.host)")
     assert sorted(rows) == sorted(h["name"] for h in built[1]["hosts"])
     cells = page.eval_on_selector_all("#hosts-table tbody tr[data-host=aix4] td", "els => els.map(e => e.textContent.trim())")
-    assert cells[:3] == ["aix4", "aix", "p9frame1"] and cells[-3:] == ["1", "2", "2"]
+    assert cells[:3] == ["aix4", "aix", "p9frame1"] and cells[-3:] == ["1", "5", "2"]  # 1 critical, 5 warnings (3 health findings), 2 info
     assert page.eval_on_selector_all("#hosts-table .badge", "els => els.every(e => e.textContent.trim() !== '0')")
     page.click("#hosts-table tbody tr[data-host=aix4] td:nth-child(10) a")  # its critical count
     assert _shown(page) == 1 and "host=aix4" in page.url

@@ -48,3 +48,27 @@ def test_whatif_page_draws_offline_without_errors(tmp_path: Path) -> None:
             assert "unmet, changed" in page.inner_text("figure.chart-whatif-partition .u-legend")
         finally:
             browser.close()
+
+
+def test_analysis_report_with_whatif_charts_draws_without_errors(tmp_path: Path) -> None:
+    page_path = tmp_path / "report.html"
+    r = CliRunner().invoke(app, ["analyze", EXAMPLE, "-q", "--html", str(page_path)])
+    assert r.exit_code == 0, r.output
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("console", lambda m: m.type in ("error", "warning") and errors.append(m.text))
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_path.as_uri(), wait_until="load")
+            page.wait_for_selector("#lparscope-chart-data[data-rendered]", state="attached", timeout=60_000)
+            page.wait_for_timeout(200)
+            assert errors == []
+            n = page.eval_on_selector_all("figure.chart-whatif-pool, figure.chart-whatif-partition", "els => els.length")
+            assert n == 7
+            drawn = page.eval_on_selector_all(
+                "figure.chart-whatif-pool, figure.chart-whatif-partition", "els => els.map(e => e.querySelectorAll('canvas').length)")
+            assert drawn == [1] * n
+        finally:
+            browser.close()

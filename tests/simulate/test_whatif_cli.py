@@ -28,7 +28,7 @@ def _frame(w: dict) -> dict:
 
 
 def test_sizing_replay_starves_fewer_intervals_than_today(tmp_path: Path) -> None:
-    w = _run(tmp_path)
+    w = _run(tmp_path, "--from", "sizing")  # the default replays the plan once it has processor changes
     f = _frame(w)
     assert w["changes_from"].startswith("the measured sizing")
     assert f["intervals"] == 288 and f["step_s"] == 300
@@ -85,3 +85,14 @@ def test_ame_model_of_the_example_amepat_report(tmp_path: Path) -> None:
     m = _run(tmp_path)["ame"]["aix3"]
     assert m["runs"] == 1 and m["recommended"]["factor"] == 1.44
     assert all(r["true_memory_mb"] == round(m["expanded_memory_mb"] / r["factor"], 1) for r in m["curve"])
+
+
+def test_analyze_report_carries_the_whatif_section_and_charts(tmp_path: Path) -> None:
+    js, page = tmp_path / "a.json", tmp_path / "a.html"
+    r = runner.invoke(app, ["analyze", EXAMPLE, "-q", "--json", str(js), "--html", str(page)])
+    assert r.exit_code == 0, r.output
+    w = json.loads(js.read_text())["whatif"]
+    f = _frame(w)
+    assert f["starved_intervals_after"] < f["starved_intervals_before"] and "aix3" in w["ame"]
+    html = page.read_text()
+    assert 'id="whatif"' in html and html.count("chart-whatif-") >= 7 and 'href="#whatif"' in html

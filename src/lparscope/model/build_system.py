@@ -27,14 +27,14 @@ def _errpt(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 
 
 def _error_key(e: object) -> tuple:
-    stamp = getattr(e, "timestamp", None) or _stamp_of(getattr(e, "date", None))
+    stamp = getattr(e, "timestamp", None) or error_stamp(getattr(e, "date", None))
     return (e.identifier, e.resource, stamp)  # type: ignore[attr-defined]
 
 
 _MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(), start=1)}
 
 
-def _stamp_of(date: str | None) -> str | None:
+def error_stamp(date: str | None) -> str | None:
     """``Sun Nov  2 14:15:02 CET 2025`` -> ``2025-11-02T14:15`` (the summary's precision)."""
     if not date:
         return None

@@ -316,12 +316,17 @@ def vios_pairs(estate: Estate, fr: Frame) -> list[tuple[str, str]]:
             ids |= {m.client_id for m in [*host.vscsi_mappings, *host.npiv_mappings] if getattr(m, "client_id", None)}
         serves[v.name] = ids
     names = sorted(serves, key=lambda n: (fr.partitions[n].id or 0, n))
-    out = []
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            if serves[a] & serves[b]:
-                out.append((a, b))
-    return out
+    # Grouped by client: only VIOS that serve the same client are paired (not every pair of the frame).
+    by_client: dict[int, list[str]] = {}
+    for n in names:
+        for c in serves[n]:
+            by_client.setdefault(c, []).append(n)
+    pairs: set[tuple[str, str]] = set()
+    for group in by_client.values():
+        for i, a in enumerate(group):
+            pairs.update((a, b) for b in group[i + 1:])
+    rank = {n: i for i, n in enumerate(names)}
+    return sorted(pairs, key=lambda ab: (rank[ab[0]], rank[ab[1]]))
 
 
 def build_frames(estate: Estate) -> dict[str, Frame]:

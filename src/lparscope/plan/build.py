@@ -45,6 +45,13 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     findings = list(findings)
     name_findings(estate, findings)
     props, advice = proposals_of(findings)
+    for p in props:  # HMC names first, so that host rules and frame rules name a partition the same way
+        if p.change.on_hmc:
+            frame, lpar, _profile, _needs, _fp = names(estate, p.change.host, p.change.object, p.change.frame)
+            p.change.frame, p.change.object = frame or p.change.frame, lpar
+        host = estate.hosts.get(p.change.host)
+        if host is not None and host.is_vios:
+            p.change.vios = True
     merged, conflicts = merge(props)
     changes: list[PlannedChange] = []
     fps: dict[str, tuple[Any, Any]] = {}

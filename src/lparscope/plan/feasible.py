@@ -6,15 +6,18 @@ Checked, in this order, for every partition with HMC changes:
    minimum (``curr_max_proc_units``, ``curr_max_procs``, ``curr_max_mem`` ...): such a change goes
    the profile path (the profile's maximum is raised with it, the value applies at the next
    activation, a partition restart).
-2. **Pool capacity.** Processor additions must fit the pool's free processing units after the
+2. **Measured peak.** VPs are never cut below the peak the HMC measured for the partition
+   (lslparutil, at least 12 samples) plus one of headroom (rules-catalogue S2): a VP count sized
+   from a short series must not starve it.
+3. **Pool capacity.** Processor additions must fit the pool's free processing units after the
    plan's own reductions (reductions are ordered first): free = the pool's size minus the
    entitlement of its running partitions, and never more than the system's unassigned units
    (``curr_avail_sys_proc_units``). An addition that does not fit is infeasible, with what
    blocks it. Memory additions likewise fit the system's free memory.
-3. **Virtual processor limits.** VPs never above the pool's cores; VPs within what the final
+4. **Virtual processor limits.** VPs never above the pool's cores; VPs within what the final
    entitlement allows on the frame's POWER generation (``lparscope.model.generation``): a VP count
    outside is moved inside (the limit wins).
-4. **Profiles against the pool.** The profiles' desired processing units of a pool's partitions,
+5. **Profiles against the pool.** The profiles' desired processing units of a pool's partitions,
    with the plan applied, must fit the pool, or they cannot all be activated together.
 """
 
@@ -54,6 +57,7 @@ def check(changes: list[PlannedChange], estate: Estate, fps: dict[str, tuple[Fra
             groups.setdefault((c.frame, c.lpar or c.change.object), {})[c.change.attribute] = c
     for attrs in groups.values():
         _maxima(attrs, estate, fps, changes, new_change)
+    _measured_vp_floor(changes, fps)
     _pool_capacity(changes, fps)
     _memory_capacity(changes, fps)
     for attrs in groups.values():
@@ -320,3 +324,30 @@ def frame_totals(changes: list[PlannedChange], estate: Estate) -> list[dict[str,
                         "memory_mb_free_after": None if fr.mem_available is None
                         else int(fr.mem_available - (mem_after - mem_before))})
     return out
+
+
+#: fewest HMC utilisation samples (lslparutil) that make a partition's measured peak a floor for its VPs
+MIN_USE_SAMPLES = 12
+
+
+def _measured_vp_floor(changes: list[PlannedChange], fps: dict) -> None:
+    """Never cut virtual processors below the peak the HMC measured (lslparutil): a VP count from a
+    short series (a few lparstat samples) must not starve a partition the frame saw busier."""
+    for c in changes:
+        if c.change.attribute != "desired_procs" or c.status != "planned":
+            continue
+        _fr, fp = fps.get(c.id, (None, None))
+        if fp is None or len(fp.use) < MIN_USE_SAMPLES:
+            continue
+        peak = fp.peak_use()
+        t, cur = _num(c.change.target), _num(c.change.current)
+        if peak is None or t is None or cur is None or t >= cur:
+            continue
+        floor = min(int(cur), math.ceil(peak - 1e-9) + 1)  # peak plus one VP of headroom (rules-catalogue S2)
+        if t < floor:
+            c.notes.append(f"raised from {t:g} to {floor}: the HMC's {len(fp.use)} utilisation samples (lslparutil) "
+                           f"peak at {peak:.2f} cores, more than the series the target came from")
+            c.change.target = floor
+            c.change.basis = "limit"
+            if floor >= cur:
+                c.status = "in-place"

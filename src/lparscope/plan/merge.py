@@ -8,7 +8,9 @@ Precedence (documented in docs/plan.md):
 2. **Measured over heuristic.** Among targets (``bound`` ``set``), those of the strongest basis
    are kept: ``limit`` > ``measured`` (sized from a measured series or a measuring tool such as
    amepat) > ``heuristic`` (a configuration rule of thumb).
-3. **Same basis, same direction: the smaller step.** Targets of the same basis that all move the
+3. **Same basis, same direction: the smaller step.** (A proposal to keep the current value yields
+   to one that moves it: saving a running value into the profile agrees with a DLPAR change, which
+   writes the profile too.) Targets of the same basis that all move the
    setting the same way (all raise it, or all lower it) give the one closest to the current
    value; the others are kept as notes ("raise further after measuring again").
 4. **Otherwise a conflict.** Targets of the same basis that disagree on the direction, or
@@ -140,6 +142,13 @@ def _merge_one(group: list[Proposal]) -> Merged | Conflict:
         for p in best:
             if not any(same_value(p.change.target, q.change.target) for q in values):
                 values.append(p)
+        moving = [p for p in values if current is None or not same_value(p.change.target, current)]
+        if moving and len(moving) < len(values):  # "keep it as it is" yields to a proposal that moves it
+            for p in values:
+                if p not in moving:
+                    notes.append(f"{p.reason.rule_id} proposed keeping {p.change.target}; "
+                                 f"{moving[0].reason.rule_id} moves it")
+            values = moving
         if len(values) == 1:
             winner = values[0]
         else:

@@ -73,7 +73,7 @@ def order(changes: list[PlannedChange], estate: Estate,
         return after, checks
 
     # HMC, per frame
-    frames = sorted({c.frame or MS for c in planned if c.change.on_hmc})
+    frames = sorted({c.frame or MS for c in planned if c.change.on_hmc}, key=lambda f: (f == MS, f))
     for frame in frames:
         cs = [c for c in planned if c.change.on_hmc and (c.frame or MS) == frame]
         dl = [c for c in cs if c.method == "dlpar"]

@@ -225,7 +225,42 @@ def _sheet(wb: Any, title: str, rows: list[dict[str, Any]], columns: list[str] |
             cell.value = v
             if isinstance(v, str):
                 cell.data_type = "s"  # text from the inputs is stored as text, never as a formula
+    _finish(ws, cols, rows)
+
+
+def _finish(ws: Any, cols: list[str], rows: list[dict[str, Any]]) -> None:
+    """Frozen header row, an autofilter over the table, columns as wide as their content (capped)."""
+    from openpyxl.utils import get_column_letter
+
     ws.freeze_panes = "A2"
+    if cols:
+        ws.auto_filter.ref = f"A1:{get_column_letter(len(cols))}{max(1, len(rows)) + 1}"
+    for j, c in enumerate(cols, start=1):
+        longest = len(str(c))
+        for r in rows[:2000]:  # enough rows to judge a width; a huge sheet stays cheap
+            v = _cell(r.get(c))
+            if v is not None:
+                longest = max(longest, max(len(line) for line in str(v).split("\n")))
+        ws.column_dimensions[get_column_letter(j)].width = min(60, max(6, longest + 2))
+
+
+def _sizing_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per host and window (peak, whole recording) of the measured sizing."""
+    rows = []
+    for h in report.get("hosts", []):
+        z = h.get("sizing")
+        if not z:
+            continue
+        for label, key in (("peak " + "-".join(z.get("peak_window") or []) if z.get("peak_window") else "peak", "peak"),
+                           ("whole recording", "overall")):
+            st = z.get(key) or {}
+            rows.append({"host": h.get("name"), "window": label, "window_source": z.get("peak_source") if key == "peak" else "",
+                         "samples": st.get("n"), "average": _num(st.get("mean"), 3), "p90": _num(st.get("p90"), 3),
+                         "p95": _num(st.get("p95"), 3), "p99": _num(st.get("p99"), 3), "peak": _num(st.get("max"), 3),
+                         "current_ec": z.get("current_ec"), "current_vp": z.get("current_vp"),
+                         "recommended_ec": z.get("recommended_ec"), "recommended_vp": z.get("recommended_vp"),
+                         "recommended_uncapped": z.get("recommended_uncapped")})
+    return rows
 
 
 def export_xlsx(report: dict[str, Any], path: str | Path) -> None:
@@ -259,6 +294,9 @@ def export_xlsx(report: dict[str, Any], path: str | Path) -> None:
         for kind, rows in (h.get("inventory") or {}).items():
             inventory.setdefault(kind, []).extend({"host": h.get("name"), **r} for r in rows)
     _sheet(wb, "Hosts", hosts)
+    sizing = _sizing_rows(report)
+    if sizing:
+        _sheet(wb, "Sizing", sizing)
     for kind, rows in sorted(inventory.items()):
         _sheet(wb, f"Inv {kind}", rows)
     frames = report.get("frames") or []

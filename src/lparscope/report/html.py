@@ -161,6 +161,15 @@ def _host_row(raw: dict[str, Any], frames: dict[str, str]) -> dict[str, Any]:
             "memory": s.get("online_memory_mb"), "level": s.get("ioslevel") or s.get("oslevel")}
 
 
+def _sizing_by_host(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    from .frame import _sizing_rows
+
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in _sizing_rows(report):
+        out.setdefault(str(row["host"]), []).append(row)
+    return out
+
+
 def _nav(present: set[str]) -> list[tuple[str, str]]:
     return [(anchor, label) for anchor, label in NAV if anchor in present]
 
@@ -189,6 +198,7 @@ def render_html(report: dict, charts: list[dict] | None = None) -> str:
                                ("charts", charts), ("rules", rules)) if v}
     return _environment().get_template("report.html.j2").render(
         nav=_nav(present),
+        sizing_rows=_sizing_by_host(report),
         actions=top_actions(report, 10),
         areas=areas,
         unrecognised=unrecognised_reasons(report),

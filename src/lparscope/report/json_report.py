@@ -65,10 +65,14 @@ def build_report(analysis: Analysis, now: datetime | None = None) -> dict[str, A
     findings = [f.to_dict() for f in analysis.findings]
     by_sev = {s: sum(1 for f in findings if f["severity"] == s) for s in ("critical", "warning", "info")}
     files = {s: sum(1 for i in estate.inputs if i.status == s) for s in ("parsed", "partly", "unrecognised")}
+    per_host: dict[str, dict[str, int]] = {}  # one pass over the findings, not one per host
+    for f in findings:
+        c = per_host.setdefault(f["host"], {"critical": 0, "warning": 0, "info": 0})
+        if f["severity"] in c:
+            c[f["severity"]] += 1
     hosts = []
     for host in sorted(estate.hosts.values(), key=lambda h: (h.role != "vios", h.name)):
-        counts = {s: sum(1 for f in findings if f["host"] == host.name and f["severity"] == s)
-                  for s in ("critical", "warning", "info")}
+        counts = dict(per_host.get(host.name) or {"critical": 0, "warning": 0, "info": 0})
         entry = {"name": host.name, "role": host.role, "summary": _summary(host),
                  "inventory": _inventory(host), "counts": counts}
         if host.sizing is not None:

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..model.estate import Estate, Host
+from . import charts_nmon as more
 from .charts import chart_specs
 
 
@@ -29,11 +30,12 @@ def host_charts(host: Host) -> list[dict[str, Any]]:
     t = rec.tables
     lpar, mem = t.get("LPAR"), t.get("MEMNEW") or t.get("MEM")
     disk, net = t.get("DISKBUSY"), t.get("NET")
-    if lpar is None and mem is None and disk is None:
+    if not t:
         return []
-    base = next(tab for tab in (lpar, mem, disk) if tab is not None)  # an empty table is falsy: test for None
-    if not len(base.times):
-        return []  # a section with a header and no snapshot (``AAA,`` then ``LPAR,,``): nothing to draw
+    # an empty table is falsy: test for None, and skip sections with a header and no snapshot
+    base = next((tab for tab in (lpar, mem, disk, *t.values()) if tab is not None and len(tab.times)), None)
+    if base is None:
+        return []  # (``AAA,`` then ``LPAR,,``): nothing to draw
     physc = np.asarray(lpar.column("PhysicalCPU"), dtype=float) if lpar is not None and "PhysicalCPU" in lpar.columns else None
     pool_idle = np.asarray(lpar.column("PoolIdle"), dtype=float) if lpar is not None and "PoolIdle" in lpar.columns else None
     s = host.sizing
@@ -53,7 +55,56 @@ def host_charts(host: Host) -> list[dict[str, Any]]:
         for spec in specs:
             if spec.get("kind") == "memory":
                 spec["title"], spec["unit"] = "Memory use (% of real memory)", "%"
-    return specs
+    return _in_order(specs + _more_charts(host.name, t, lpar))
+
+
+# Report order of one host's charts: what sizing reads first, then CPU detail, memory, storage, network.
+ORDER = ("physc", "cpu", "pool", "runqueue", "heatmap", "memory", "paging", "disk", "disk-throughput",
+         "disk-service", "fc", "network")
+
+
+def _in_order(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rank = {k: n for n, k in enumerate(ORDER)}
+    return sorted(specs, key=lambda s: rank.get(s.get("kind"), len(ORDER)))
+
+
+def _more_charts(name: str, t: dict[str, Any], lpar: Any) -> list[dict[str, Any]]:
+    """CPU, run queue, per-CPU heat map, paging, disk throughput and service time, FC (charts_nmon)."""
+    out: list[dict[str, Any]] = []
+    cpu_all = t.get("CPU_ALL")
+    if cpu_all:
+        out.append(more.cpu_chart(cpu_all.times, _columns(cpu_all, ["User%", "Sys%", "Wait%", "Idle%"]), host=name))
+    proc = t.get("PROC")
+    per_cpu = more.cpu_tables(t)
+    if proc and "Runnable" in proc.columns:
+        lcpu: Any = None
+        if lpar and "logicalCPUs" in lpar.columns and len(lpar) == len(proc):
+            lcpu = np.asarray(lpar.column("logicalCPUs"), dtype=float)
+        elif per_cpu:
+            lcpu = float(len(per_cpu))
+        if lcpu is not None:
+            out.append(more.run_queue_chart(proc.times, np.asarray(proc.column("Runnable"), dtype=float), lcpu, host=name))
+    busy = [(n, 100.0 - np.asarray(tab.column("Idle%"), dtype=float)) for n, tab in per_cpu
+            if "Idle%" in tab.columns and per_cpu and len(tab) == len(per_cpu[0][1])]
+    if busy:
+        out.append(more.cpu_heatmap(per_cpu[0][1].times, busy, host=name))
+    page = t.get("PAGE")
+    if page:
+        out.append(more.paging_chart(page.times, _columns(page, ["pgsin", "pgsout", "pgin", "pgout"]), host=name))
+    dread, dwrite = t.get("DISKREAD"), t.get("DISKWRITE")
+    if dread or dwrite:
+        base = dread or dwrite
+        out.append(more.disk_throughput_chart(base.times, dread if dread and len(dread) == len(base) else None,
+                                              dwrite if dwrite and len(dwrite) == len(base) else None, host=name))
+    serv = t.get("DISKSERV")
+    if serv:
+        out.append(more.disk_service_chart(serv.times, _columns(serv), host=name))
+    fread, fwrite = t.get("FCREAD"), t.get("FCWRITE")
+    if fread or fwrite:
+        base = fread or fwrite
+        out.append(more.fc_chart(base.times, fread if fread and len(fread) == len(base) else None,
+                                 fwrite if fwrite and len(fwrite) == len(base) else None, host=name))
+    return out
 
 
 def estate_charts(estate: Estate) -> list[dict[str, Any]]:

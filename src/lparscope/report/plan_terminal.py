@@ -22,28 +22,40 @@ def change_text(c: dict[str, Any]) -> str:
     return f"{what} {c['attribute']} {_v(c['current'])} -> {_v(c['target'])}"
 
 
-def plan_lines(plan: dict[str, Any] | None, steps_shown: int = 8) -> list[Line]:
-    """Lines for the terminal's plan section (empty when there is no plan)."""
+def plan_lines(plan: dict[str, Any] | None, steps_shown: int = 8, compact: bool = False) -> list[Line]:
+    """Lines for the terminal's plan section (empty when there is no plan). ``compact`` (-q): one
+    line per step, the first five steps, problems as counts."""
     if not plan:
         return []
     out: list[Line] = [[(plan.get("summary", ""), "head")]]
     by_id = {c["id"]: c for c in plan.get("changes", [])}
     steps = plan.get("steps", [])
+    if compact:
+        steps_shown = 5
     for s in steps[:steps_shown]:
         where = f"HMC {s['frame']}" if s["where"] == "hmc" else s["where"]
         tags = [s["disruption"]] if s["disruption"] != "none" else []
         if s["maintenance_window"]:
             tags.append("maintenance window")
-        after = f", after {', '.join(str(a) for a in s['after'])}" if s["after"] else ""
-        out.append([(f"{s['number']:>3}. ", None), (f"{where}: ", "head"), (s["title"], None),
-                    (f"  [{'; '.join(tags)}{after}]" if tags or after else "", "dim")])
+        if s["after"]:
+            tags.append(f"after {', '.join(str(a) for a in s['after'])}")
+        n = len(s["changes"])
+        out.append([(f"{s['number']:>3}. ", None), (f"{where}: ", "head"),
+                    (s["title"] + (f" ({n} change{'s' if n != 1 else ''})" if compact else ""), None),
+                    (f"  [{'; '.join(tags)}]" if tags else "", "dim")])
         shown = [by_id[i] for i in s["changes"] if i in by_id]
+        if compact:
+            continue
         for c in shown[:4]:
             out.append([(f"       {c['id']}: {change_text(c)}  ({c['method']})", None)])
         if len(shown) > 4:
             out.append([(f"       ... {len(shown) - 4} more", "dim")])
     if len(steps) > steps_shown:
         out.append([(f"     ... {len(steps) - steps_shown} more step(s): see the fix scripts or the HTML / JSON report", "dim")])
+    if compact:
+        if plan.get("needs"):
+            out.append([("  needs ", "dim"), (f"{len(plan['needs'])} name(s) the inputs do not give (see the HTML / JSON report)", None)])
+        return out
     for c in plan.get("changes", []):
         if c["status"] == "infeasible":
             out.append([("  infeasible ", "critical"), (f"{c['id']}: {change_text(c)}: {c['blocked']}", None)])

@@ -224,7 +224,7 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
         _inputs(report, out)
         out.add("")
     _summary(report, findings, view, out)
-    for i, line in enumerate(plan_lines(report.get("plan"))):  # the plan leads (report/plan_terminal.py)
+    for i, line in enumerate(plan_lines(report.get("plan"), compact=view.quiet)):  # the plan leads (plan_terminal.py)
         out.lines.append([]) if i == 0 else None
         out.add(*line)
     _actions(report, findings, out)

@@ -1,6 +1,10 @@
-"""The commands a finding proposes, written once for every rule: HMC DLPAR and profile changes
-(processor units, virtual processors, memory, weight) and device attribute changes in their root
-and padmin forms.
+"""The changes a finding proposes, declared once for every rule as structured changes
+(:class:`~lparscope.model.change.ProposedChange`: object, attribute, current, target, method, basis),
+from which the command texts are derived: HMC DLPAR and profile changes (processor units, virtual
+processors, memory, weight), device attribute changes in their root and padmin forms, tunables.
+The commands ride on the fix (``Commands.changes``) and :func:`~.engine.finding` files the changes
+on the finding, so the text and the structure cannot disagree. The plan stage (``lparscope.plan``)
+merges the changes of all findings.
 
 ``MS`` and ``PROFILE`` stand for the managed system and the profile name, which the HMC knows
 and a partition's own outputs do not.
@@ -9,12 +13,17 @@ and a partition's own outputs do not.
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
 
+from ..model.change import MS, PROFILE, ProposedChange, command_forms, fmt_value
 from ..model.estate import Host
 from .engine import Commands
 
-MS = "<managed-system>"  # the HMC name of the frame; the HMC knows it, the LPAR does not
-PROFILE = "<profile>"
+__all__ = ["MS", "PROFILE", "round_up", "dlpar_resize", "weight_change", "dlpar_units", "root_commands",
+           "chdev_perm", "partition_change", "device_change", "tunable_change", "propose"]
 
 
 def round_up(value: float, step: float = 0.05) -> float:
@@ -23,34 +32,20 @@ def round_up(value: float, step: float = 0.05) -> float:
 
 
 def dlpar_resize(lpar: str, resource: str, flag: str, old: float, new: float, profile_attr: str,
-                 fmt: str = "{:.2f}") -> tuple[Commands, Commands]:
-    """HMC commands that move a partition's processor or memory (``resource`` proc / mem, ``flag``
-    --procunits / --procs / -q) from old to new, now by DLPAR and in the profile; and their undo."""
-    op, delta = ("a", new - old) if new > old else ("r", old - new)
-    back = "r" if op == "a" else "a"
-    show = fmt.format
-
-    def commands(direction: str, target: float) -> Commands:
-        return Commands(hmc=[
-            f"chhwres -m {MS} -r {resource} -o {direction} -p {lpar} {flag} {show(delta)}",
-            f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},{profile_attr}={show(target)}"',
-        ])
-
-    return commands(op, new), commands(back, old)
+                 fmt: str = "{:.2f}", basis: str = "heuristic", bound: str = "set") -> tuple[Commands, Commands]:
+    """A partition's processor or memory setting (``profile_attr``: desired_proc_units, desired_procs,
+    desired_mem) moved from old to new, now by DLPAR and in the profile; and its undo."""
+    return propose(partition_change(lpar, profile_attr, old, new, basis=basis, bound=bound))
 
 
-def weight_change(lpar: str, old: int, new: int) -> tuple[Commands, Commands]:
-    """HMC commands that set a partition's uncapped weight now and in its profile; and their undo."""
-    def commands(weight: int) -> Commands:
-        return Commands(hmc=[f"chhwres -m {MS} -r proc -o s -p {lpar} -a uncap_weight={weight}",
-                             f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},uncap_weight={weight}"'])
-
-    return commands(new), commands(old)
+def weight_change(lpar: str, old: int, new: int, basis: str = "heuristic") -> tuple[Commands, Commands]:
+    """A partition's uncapped weight set now and in its profile; and its undo."""
+    return propose(partition_change(lpar, "uncap_weight", old, new, basis=basis))
 
 
-def dlpar_units(lpar: str, old: float, new: float) -> tuple[Commands, Commands]:
-    """HMC commands that move entitled capacity from old to new, now and in the profile."""
-    return dlpar_resize(lpar, "proc", "--procunits", old, new, "desired_proc_units")
+def dlpar_units(lpar: str, old: float, new: float, basis: str = "heuristic", bound: str = "set") -> tuple[Commands, Commands]:
+    """Entitled capacity moved from old to new, now and in the profile."""
+    return propose(partition_change(lpar, "desired_proc_units", old, new, basis=basis, bound=bound))
 
 
 def root_commands(host: Host, root: list[str]) -> Commands:
@@ -61,7 +56,13 @@ def root_commands(host: Host, root: list[str]) -> Commands:
 
 
 def chdev_perm(host: Host, dev: str, changes: dict[str, str], note: str = "") -> Commands:
-    """A device attribute change written to the ODM for the next boot (root and padmin forms)."""
+    """A device attribute change written to the ODM for the next boot (root and padmin forms).
+
+    The current values are read from the model; a value that is not a plain value (a placeholder
+    such as ``<maximum listed by lsattr -Rl>``) stays text only and is not planned."""
+    d = host.devices.get(dev)
+    declared = [device_change(host, dev, k, d.attr(k) if d is not None else None, v, method="chdev-reboot")
+                for k, v in changes.items() if re.fullmatch(r"[A-Za-z0-9_.:+-]+", str(v))]
     root = f"chdev -l {dev} " + " ".join(f"-a {k}={v}" for k, v in changes.items()) + " -P"
     cmds = Commands(root=[root, "# -P: applies at the next reboot; or detach what uses the adapter (en/SEA/"
                                 "EtherChannel) and run without -P"])
@@ -70,4 +71,137 @@ def chdev_perm(host: Host, dev: str, changes: dict[str, str], note: str = "") ->
                        "# -perm: applies at the next VIOS restart (fail the SEA over to the partner VIOS first)"]
     if note:
         cmds.root.append(note)
+    if len(declared) == len(changes):
+        cmds.changes = declared
     return cmds
+
+
+# --- structured changes (lparscope.model.change): declare once, derive the command texts -------------
+
+def partition_change(host: Host | str, attribute: str, current: Any, target: Any, *, method: str = "dlpar",
+                     basis: str = "heuristic", bound: str = "set", note: str = "",
+                     prerequisites: Iterable[str] = (), lpar: str | None = None, frame: str | None = None,
+                     vios: bool | None = None) -> ProposedChange:
+    """A partition setting (HMC attribute name: desired_proc_units, desired_procs, uncap_weight,
+    sharing_mode, desired_mem, max_mem, mem_expansion ...), by DLPAR (and the profile) or profile only.
+    ``host`` is the host the finding is about; ``lpar`` / ``frame`` the HMC names when the rule knows them."""
+    name = host if isinstance(host, str) else host.name
+    if vios is None:
+        vios = False if isinstance(host, str) else host.is_vios
+    return ProposedChange("profile" if method == "profile" else "partition", lpar or name, attribute, current, target,
+                          method, host=name, basis=basis, bound=bound, note=note,
+                          prerequisites=list(prerequisites), frame=frame, vios=vios)
+
+
+def device_change(host: Host, device: str, attribute: str, current: Any, target: Any, *,
+                  method: str = "chdev-now", basis: str = "heuristic", note: str = "",
+                  prerequisites: Iterable[str] = ()) -> ProposedChange:
+    """A device or interface attribute (chdev). On a VIOS an SEA or EtherChannel change needs the
+    traffic failed over to the partner VIOS first."""
+    dev = host.devices.get(device)
+    failover = host.is_vios and dev is not None and dev.cls in ("sea", "etherchannel")
+    kind = "interface" if re.fullmatch(r"en\d+|et\d+", device) else "device"
+    return ProposedChange(kind, device, attribute, current, target, method, host=host.name, basis=basis,
+                          note=note, prerequisites=list(prerequisites), vios=host.is_vios, failover=failover)
+
+
+def tunable_change(host: Host, command: str, name: str, current: Any, target: Any, *, boot: bool = False,
+                   basis: str = "heuristic", note: str = "") -> ProposedChange:
+    """A kernel tunable (schedo, vmo, ioo, no, nfso), now and at boot (-p) or at the next boot (-r)."""
+    return ProposedChange("tunable", command, name, current, target, "tunable-boot" if boot else "tunable-now",
+                          host=host.name, basis=basis, note=note, vios=host.is_vios)
+
+
+def _undo(c: ProposedChange) -> ProposedChange:
+    return replace(c, current=c.target, target=c.current)
+
+
+def _forms(changes: list[ProposedChange]) -> Commands:
+    """Command texts for changes: one chdev per device and method (all its attributes), one
+    detach / chdev / up cycle per interface, the HMC and tunable lines of each change."""
+    out = Commands()
+    done: set[int] = set()
+    changes = [c for c in changes if c.target is not None]  # an unknown old value has no undo line
+    for i, c in enumerate(changes):
+        if i in done:
+            continue
+        if c.kind in ("device", "interface"):
+            group = [j for j, d in enumerate(changes) if j not in done and d.kind == c.kind
+                     and d.object == c.object and d.method == c.method]
+            done.update(group)
+            attrs = [(changes[j].attribute, fmt_value(changes[j].attribute, changes[j].target)) for j in group]
+            perm = c.method == "chdev-reboot"
+            root = f"chdev -l {c.object} " + " ".join(f"-a {a}={v}" for a, v in attrs) + (" -P" if perm else "")
+            if c.method == "device-cycle":
+                ifc = re.sub(r"^ent(\d+)$", r"en\1", c.object)
+                out.root += [f"chdev -l {ifc} -a state=detach", root, f"chdev -l {ifc} -a state=up"]
+            else:
+                out.root.append(root)
+            if c.vios:
+                out.padmin.append(f"chdev -dev {c.object} -attr " + " ".join(f"{a}={v}" for a, v in attrs)
+                                  + (" -perm" if perm else ""))
+            continue
+        done.add(i)
+        forms = command_forms(c)
+        out.root += forms["root"]
+        out.padmin += forms["padmin"]
+        out.hmc += forms["hmc"]
+    return out
+
+
+def propose(*changes: ProposedChange, fix_notes: Iterable[str] = (), undo_notes: Iterable[str] = (),
+            form: str | None = None) -> tuple[Commands, Commands]:
+    """Fix and rollback commands derived from ``changes`` (plus note lines, added to ``form`` or to
+    the form the changes use); the changes ride on the fix (``finding`` files them on the finding)."""
+    chs = [c for c in changes if c is not None]
+    fix, undo = _forms(chs), _forms([_undo(c) for c in chs])
+    where = form or ("hmc" if fix.hmc else "padmin" if fix.padmin and not fix.root else "root")
+    getattr(fix, where).extend(fix_notes)
+    getattr(undo, where).extend(undo_notes)
+    fix.changes = chs
+    return fix, undo
+
+
+_CHDEV = re.compile(r"^chdev -l (?P<dev>[A-Za-z][A-Za-z0-9_.-]*)(?P<attrs>(?: -a [A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.:+-]+)+)"
+                    r"(?P<perm> -P)?\s*(?:#.*)?$")
+_TUNE = re.compile(r"^(?P<cmd>schedo|vmo|ioo|no|nfso) (?P<flag>-p|-r)(?P<attrs>(?: -o [A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.:+-]+)+)\s*(?:#.*)?$")
+_PAIR = re.compile(r"-[ao] ([A-Za-z_][A-Za-z0-9_]*)=([A-Za-z0-9_.:+-]+)")
+
+
+def _settings(lines: list[str]) -> dict[tuple[str, str, str], tuple[str, str]]:
+    """(kind, object, attribute) -> (value, method) of every plain chdev / tunable line."""
+    out: dict[tuple[str, str, str], tuple[str, str]] = {}
+    for line in lines:
+        line = line.strip()
+        m = _CHDEV.match(line)
+        if m:
+            method = "chdev-reboot" if m.group("perm") else "chdev-now"
+            for a, v in _PAIR.findall(m.group("attrs")):
+                if a != "state":
+                    out[("device", m.group("dev"), a)] = (v, method)
+            continue
+        m = _TUNE.match(line)
+        if m:
+            method = "tunable-boot" if m.group("flag") == "-r" else "tunable-now"
+            for a, v in _PAIR.findall(m.group("attrs")):
+                out[("tunable", m.group("cmd"), a)] = (v, method)
+    return out
+
+
+def changes_from_text(host: Host | None, fix: Commands, rollback: Commands) -> list[ProposedChange]:
+    """Changes of a rule that wrote its commands as text: every plain ``chdev -l DEV -a A=V [-P]`` or
+    ``schedo|vmo|ioo|no|nfso -p|-r -o A=V`` line of the fix whose rollback sets the same setting gives
+    one change (current from the rollback). Interface detach sequences and placeholders give none."""
+    if host is None or any("state=detach" in line or "state=down" in line for line in fix.root):
+        return []
+    new, old = _settings(fix.root), _settings(rollback.root)
+    out = []
+    for (kind, obj, attr), (value, method) in new.items():
+        if (kind, obj, attr) not in old or old[(kind, obj, attr)][0] == value:
+            continue
+        current = old[(kind, obj, attr)][0]
+        if kind == "tunable":
+            out.append(tunable_change(host, obj, attr, current, value, boot=method == "tunable-boot"))
+        else:
+            out.append(device_change(host, obj, attr, current, value, method=method))
+    return out

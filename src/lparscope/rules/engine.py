@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..model.change import ProposedChange
 from ..model.estate import Estate, Evidence, Host
 from .config import Config
 from .discovery import import_rule_modules
@@ -35,6 +36,8 @@ class Commands:
     root: list[str] = field(default_factory=list)  # AIX root shell (also VIOS after oem_setup_env)
     padmin: list[str] = field(default_factory=list)  # VIOS restricted shell
     hmc: list[str] = field(default_factory=list)  # HMC CLI (profiles, DLPAR)
+    # the structured changes these commands make (rules/changes.py declares them; not rendered)
+    changes: list[ProposedChange] = field(default_factory=list, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, list[str]]:
         return {"root": list(self.root), "padmin": list(self.padmin), "hmc": list(self.hmc)}
@@ -74,6 +77,7 @@ class Finding:
     disruption: list[str] = field(default_factory=list)
     values: dict[str, str] = field(default_factory=dict)
     severity: str | None = None  # overrides the rule's default when set
+    changes: list[ProposedChange] = field(default_factory=list)  # structured: what the fix sets (lparscope.plan)
 
     @property
     def level(self) -> str:
@@ -95,6 +99,7 @@ class Finding:
             "rollback": self.rollback.to_dict(),
             "disruption": list(self.disruption),
             "values": {k: str(v) for k, v in self.values.items()},
+            "changes": [c.to_dict() for c in self.changes],
         }
 
 
@@ -121,11 +126,18 @@ def rule(*, id: str, title: str, severity: str, category: str, source: str, rati
 def finding(fn: Callable[..., Any], host: Host | str, subject: str, message: str, *,
             evidence: Iterable[Evidence | None] = (), fix: Commands | None = None,
             rollback: Commands | None = None, disruption: Iterable[str] = (),
-            values: dict[str, Any] | None = None, severity: str | None = None) -> Finding:
-    """A finding of the rule that ``fn`` implements."""
+            values: dict[str, Any] | None = None, severity: str | None = None,
+            changes: Iterable[ProposedChange] = ()) -> Finding:
+    """A finding of the rule that ``fn`` implements; its structured changes are ``changes`` plus
+    those the fix commands carry (rules/changes.py)."""
     for d in disruption:
         if d not in DISRUPTIONS:
             raise ValueError(f"unknown disruption {d!r}")
+    changes = list(changes)
+    if changes and fix is None and rollback is None:  # commands derived from the declared changes
+        from .changes import propose
+
+        fix, rollback = propose(*changes)
     seen: list[Evidence] = []
     for e in evidence:
         if e is not None and e not in seen:
@@ -141,7 +153,20 @@ def finding(fn: Callable[..., Any], host: Host | str, subject: str, message: str
         disruption=list(disruption),
         values={k: str(v) for k, v in (values or {}).items()},
         severity=severity,
+        changes=_declared(host, changes, fix, rollback),
     )
+
+
+def _declared(host: Host | str, changes: list[ProposedChange], fix: Commands | None,
+              rollback: Commands | None) -> list[ProposedChange]:
+    """The finding's structured changes: declared, carried by the fix commands, or (for rules that
+    write plain chdev / tunable lines) read from those lines and their rollback."""
+    out = list(changes) + [c for c in (fix.changes if fix is not None else []) if c not in changes]
+    if not out and fix is not None and rollback is not None and not isinstance(host, str):
+        from .changes import changes_from_text
+
+        out = changes_from_text(host, fix, rollback)
+    return out
 
 
 def all_rules() -> dict[str, Rule]:

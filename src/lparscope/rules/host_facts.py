@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 from ..model.estate import Evidence, Host, Sourced
+from ..model.generation import generation_of
+from ..model.generation import label as generation_label
 
 
 def _gen_from_text(text: str) -> float | None:
@@ -32,6 +34,10 @@ def power_generation(host: Host) -> tuple[float | None, str, Evidence | None]:
         gen = _gen_from_text(mode or "")
         if gen:
             return gen, f"amepat Processor Implementation Mode {mode}", s.ev("processor_implementation_mode")
+    frame_model = getattr(host, "frame_model", None)  # the frame's type-model, from the HMC data
+    gen = generation_of(frame_model)
+    if gen:
+        return gen, f"frame type-model {frame_model} ({generation_label(gen)})", getattr(host, "frame_model_evidence", None)
     return None, "", None
 
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from .base import Parsed, Prompt, command_matches, leading_prompt, split_lines, strip_ansi, to_float, to_int
+from .base import preamble, Parsed, Prompt, command_matches, leading_prompt, split_lines, strip_ansi, to_float, to_int
 
 _KEY_RE = re.compile(r"^[A-Za-z_][\w.]*$")
 NONE_VALUES = frozenset({"", "none", "null", "unavailable", "n/a"})
@@ -482,8 +482,8 @@ class Section:
 
 def sections(text: str) -> tuple[list[str], list[Section]]:
     """Lines of ``text`` and its parts: one after the leading prompt, or one per ``###command:X###`` marker."""
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     markers = [(i, DUMP_MARKER_RE.match(ln.strip())) for i, ln in enumerate(lines)]
     marks = [(i, m.group("cmd")) for i, m in markers if m]
     if not marks:

@@ -46,7 +46,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, split_lines, to_float, to_int
+from .base import preamble, Parsed, leading_prompt, split_lines, to_float, to_int
 
 KIND = "amepat"
 TITLE = "amepat"
@@ -230,8 +230,8 @@ def _recommendation(rep: AmepatReport, text: str) -> None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt and prompt.host:
         out.hostname = prompt.host
     rep = AmepatReport()

@@ -233,6 +233,35 @@ def leading_prompt(lines: list[str]) -> tuple[Prompt | None, int]:
     return None, len(lines)
 
 
+@dataclass(frozen=True)
+class Preamble:
+    """What every parser reads first: the lines, the prompt in front of the output, where the output starts."""
+
+    lines: list[str]  # the whole text, ANSI colours removed, without line ends
+    prompt: Prompt | None  # the prompt / command line in front of the output, if any
+    body: int  # index in ``lines`` of the first output line
+
+    @property
+    def host(self) -> str | None:
+        """The host the prompt names (``root@aix1:/ #``, ``aix1:/ #``), if any."""
+        return self.prompt.host if self.prompt else None
+
+    @property
+    def command(self) -> str:
+        return self.prompt.command if self.prompt else ""
+
+
+def preamble(text: str) -> Preamble:
+    """The one parse preamble: lines without colours, the leading prompt (host, command) and the body's start.
+
+    Line numbers stay those of ``text`` (colour codes never span lines), so ``body + 1`` is the
+    1-based line of the first output line.
+    """
+    lines = split_lines(strip_ansi(text))
+    prompt, body = leading_prompt(lines)
+    return Preamble(lines, prompt, body)
+
+
 def output_head(text: str, limit: int = 80) -> tuple[Prompt | None, list[str]]:
     """For detect(): the leading prompt and the non-blank output lines after it, within ``limit`` lines."""
     lines = [ln for ln in split_lines(strip_ansi(text))[:limit] if ln.strip()]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, command_matches, is_bare_prompt, leading_prompt, output_head, split_lines, strip_ansi, to_float, to_int
+from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_float, to_int
 
 KIND = "df"
 TITLE = "df / df -k / -m / -g / -P"
@@ -63,8 +63,8 @@ def _num(tok: str) -> float | None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt and prompt.user:
         out.hostname = prompt.host
     unit: str | None = None
@@ -97,7 +97,7 @@ def parse(text: str) -> Parsed:
         factor = _TO_MB[unit]
         size = _num(tok[1])
         if posix:
-            used, avail, pct, mounted = _num(tok[2]), _num(tok[3]), _num(tok[4]), " ".join(tok[5:])
+            avail, pct, mounted = _num(tok[3]), _num(tok[4]), " ".join(tok[5:])
             free, iused, ipct = avail, None, None
         else:
             free, pct, iused, ipct, mounted = _num(tok[2]), _num(tok[3]), to_int(tok[4]), _num(tok[5]), " ".join(tok[6:])

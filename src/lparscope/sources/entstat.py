@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 
 from . import _entstat_sections as sec
 from ._entstat_sections import EtherChannelStats, SeaStats  # noqa: F401  (re-exported record parts)
-from .base import Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_int
+from .base import preamble, Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_int
 
 KIND = "entstat"
 TITLE = "entstat -d / entstat -all / netstat -v"
@@ -464,8 +464,8 @@ class _Reader:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt([strip_ansi(ln) for ln in lines])
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     hint = None
     if prompt:
         out.hostname = prompt.host

@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, to_int
+from .base import preamble, Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, to_int
 
 KIND = "fcstat"
 TITLE = "fcstat fcsN"
@@ -150,8 +150,8 @@ def _set(rec: FcAdapterStats, key: str, value: str, lineno: int, prefix: str) ->
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt:
         out.hostname = prompt.host if prompt.user else None
     rec: FcAdapterStats | None = None

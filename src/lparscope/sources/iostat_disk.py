@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
+from .base import preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "iostat-D"
 TITLE = "iostat -D / iostat -Dl"
@@ -200,8 +200,8 @@ def _long_row(tokens: list[str], i: int, state: _State, lineno: int) -> int:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt and prompt.host:
         out.hostname = prompt.host
     state = _State(out)

@@ -35,7 +35,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-from .base import Parsed, leading_prompt, split_lines, to_int
+from .base import preamble, Parsed, leading_prompt, split_lines, to_int
 
 KIND = "kdb"
 TITLE = "echo scsidisk | kdb"
@@ -116,9 +116,9 @@ def _read_list(text: str, pos: int, starts: list[int], out: Parsed) -> tuple[lis
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    text = "\n".join(split_lines(text))
-    lines = text.split("\n")
-    prompt, _ = leading_prompt(lines)
+    pre = preamble(text)
+    text = "\n".join(pre.lines)
+    prompt = pre.prompt
     if prompt and prompt.user:
         out.hostname = prompt.host
     starts = [0] + [m.end() for m in re.finditer("\n", text)]

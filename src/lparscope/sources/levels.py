@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, strip_ansi
+from .base import preamble, Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, strip_ansi
 
 KIND = "oslevel"
 TITLE = "ioslevel / oslevel [-s|-r]"
@@ -115,8 +115,8 @@ def detect(text: str) -> int:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     form = _form_of(prompt.command) if prompt else None
     if prompt:
         out.hostname = prompt.host

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, command_matches, is_bare_prompt, leading_prompt, output_head, split_lines, strip_ansi, to_float
+from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_float
 from .lparstat_stats import _CONFIG_RE, _config
 
 KIND = "lparstat-H"
@@ -67,8 +67,8 @@ def detect(text: str) -> int:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt and prompt.user:
         out.hostname = prompt.host
     report = 0

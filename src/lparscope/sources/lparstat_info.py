@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
+from .base import preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "lparstat-i"
 TITLE = "lparstat -i"
@@ -185,8 +185,8 @@ def _derive(info: LparInfo) -> None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt and prompt.host:
         out.hostname = prompt.host
     info = LparInfo()

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from .base import Parsed, leading_prompt, split_lines, starts_with_prompt, to_float, to_int
+from .base import preamble, Parsed, leading_prompt, split_lines, starts_with_prompt, to_float, to_int
 
 KIND = "lparstat"
 TITLE = "lparstat [interval [count]] / lparstat -c"
@@ -142,8 +142,8 @@ def _value(token: str) -> float | None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt and prompt.host:
         out.hostname = prompt.host
     columns: list[str] | None = None

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, leading_prompt, split_lines
+from .base import preamble, Parsed, leading_prompt, split_lines
 
 KIND = "lsattr"
 TITLE = "lsattr -El / lsdev -dev -attr"
@@ -111,8 +111,8 @@ def _description_column(lines: list[str]) -> int | None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     device = None
     if prompt:
         m = _DEVICE_IN_CMD.search(prompt.command)

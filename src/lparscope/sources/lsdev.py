@@ -25,15 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import (
-    Parsed,
-    command_matches,
-    is_bare_prompt,
-    leading_prompt,
-    output_head,
-    split_lines,
-    strip_ansi,
-)
+from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head
 
 KIND = "lsdev"
 TITLE = "lsdev -C / lsdev -Cc / lsdev -type / lsdev -virtual"
@@ -118,8 +110,8 @@ def _split_rest(rest: str) -> tuple[str | None, str]:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     fmt: list[str] | None = None
     sep = ""
     if prompt:

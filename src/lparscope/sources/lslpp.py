@@ -29,15 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import (
-    Parsed,
-    command_matches,
-    is_bare_prompt,
-    leading_prompt,
-    output_head,
-    split_lines,
-    strip_ansi,
-)
+from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head
 
 KIND = "lslpp"
 TITLE = "lslpp -l / -L / -lc"
@@ -97,8 +89,8 @@ def _fileset(m: re.Match[str], name: str, path: str | None, lineno: int, name_li
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt and prompt.user:
         out.hostname = prompt.host
     path: str | None = None

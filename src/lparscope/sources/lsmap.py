@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, is_bare_prompt, leading_prompt, split_lines, strip_ansi, to_int
+from .base import preamble, Parsed, is_bare_prompt, leading_prompt, split_lines, strip_ansi, to_int
 
 KIND = "lsmap"
 TITLE = "lsmap -all / -npiv / -net / -vnic"
@@ -181,8 +181,8 @@ def _fmt_row(fields: list[str], lineno: int, flags: str, out: Parsed) -> None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    raw_lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(raw_lines)
+    pre = preamble(text)
+    raw_lines, prompt, start = pre.lines, pre.prompt, pre.body
     flags = prompt.command if prompt else ""
     if prompt:
         out.hostname = prompt.host

@@ -23,16 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import (
-    Parsed,
-    command_matches,
-    is_bare_prompt,
-    leading_prompt,
-    output_head,
-    split_lines,
-    strip_ansi,
-    to_int,
-)
+from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_int
 
 KIND = "lspath"
 TITLE = "lspath / lsmpio -l"
@@ -81,8 +72,8 @@ def _fmt(command: str) -> list[str] | None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     fmt = _fmt(prompt.command) if prompt else None
     if prompt:
         out.hostname = prompt.host

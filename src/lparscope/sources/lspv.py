@@ -25,16 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import (
-    Parsed,
-    command_matches,
-    is_bare_prompt,
-    leading_prompt,
-    output_head,
-    split_lines,
-    strip_ansi,
-    to_int,
-)
+from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_int
 
 KIND = "lspv"
 TITLE = "lspv / lspv -free / lspv -u"
@@ -119,8 +110,8 @@ def _detail(lines: list[str], start: int, out: Parsed) -> None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     command = prompt.command if prompt else ""
     if prompt:
         out.hostname = prompt.host

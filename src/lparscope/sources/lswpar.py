@@ -56,15 +56,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import (
-    Parsed,
-    command_matches,
-    is_bare_prompt,
-    leading_prompt,
-    output_head,
-    parse_prompt,
-    split_lines,
-)
+from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, parse_prompt
 
 KIND = "lswpar"
 TITLE = "lswpar / lswpar -L / -G / -D"
@@ -202,8 +194,8 @@ def _general(w: Wpar, key: str, value: str, lineno: int) -> None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     mode = None  # "list", "dev", "stanza"
     if prompt:
         if prompt.user:

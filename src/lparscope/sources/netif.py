@@ -40,13 +40,12 @@ import re
 from dataclasses import dataclass, field
 
 from .base import (
+    preamble,
     Parsed,
     command_matches,
     is_bare_prompt,
-    leading_prompt,
     output_head,
     parse_prompt,
-    split_lines,
     to_int,
 )
 
@@ -156,8 +155,8 @@ def _counters_row(m: re.Match[str], lineno: int) -> InterfaceCounters | None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt and prompt.user:
         out.hostname = prompt.host
     cur: Interface | None = None

@@ -51,7 +51,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_float
+from .base import preamble, Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_float
 
 KIND = "nettest"
 TITLE = "iperf / ftp of dd / ping / netlatency.sh"
@@ -205,8 +205,8 @@ def _netlatency_opts(command: str) -> tuple[str | None, str | None]:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     command = prompt.command if prompt else None
     if prompt and prompt.user:
         out.hostname = prompt.host

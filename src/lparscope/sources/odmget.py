@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, is_bare_prompt, leading_prompt, split_lines, strip_ansi
+from .base import preamble, Parsed, is_bare_prompt, leading_prompt, split_lines, strip_ansi
 
 KIND = "odmget"
 TITLE = "odmget"
@@ -82,8 +82,8 @@ def _pairs(text: str) -> list[tuple[str, str]]:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     current: OdmStanza | None = None
     if prompt:
         out.hostname = prompt.host

@@ -40,7 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import Parsed, command_matches, is_bare_prompt, leading_prompt, output_head, split_lines, strip_ansi, to_float, to_int
+from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_float, to_int
 
 KIND = "prtconf"
 TITLE = "prtconf / lsconf"
@@ -128,8 +128,8 @@ def detect(text: str) -> int:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     cfg = SystemConfig()
     section = ""
     vg_active, vg = True, ""

@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field
 
 from ._entstat_sections import read_pairs
-from .base import Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_int
+from .base import preamble, Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_int
 
 KIND = "seastat"
 TITLE = "seastat -d"
@@ -107,8 +107,8 @@ def _read_counters(rec: SeaClientStats, line: str, lineno: int, out: Parsed) -> 
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(text)
-    prompt, start = leading_prompt([strip_ansi(ln) for ln in lines])
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     sea = None
     if prompt:
         out.hostname = prompt.host

@@ -36,7 +36,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .base import Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, strip_ansi
+from .base import preamble, Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, strip_ansi
 
 KIND = "tunables"
 TITLE = "schedo / vmo / ioo / no / nfso (-a, -o, -L, -F -L)"
@@ -190,8 +190,8 @@ def _split_row(raw: str, cols: list[int] | None) -> list[str] | None:
 
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
-    lines = split_lines(strip_ansi(text))
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     command = _program(prompt.command) if prompt else None
     if prompt and prompt.host:
         out.hostname = prompt.host

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
+from .base import preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "vmstat-v"
 TITLE = "vmstat -v / vmstat -vc"
@@ -99,8 +99,8 @@ def counter_score(text: str, own: frozenset[str], other: frozenset[str], program
 def parse_counters(text: str, kind: str) -> Parsed:
     """Read "<number> <description>" lines into :class:`VmstatCounter` records."""
     out = Parsed(kind=kind)
-    lines = split_lines(text)
-    prompt, start = leading_prompt(lines)
+    pre = preamble(text)
+    lines, prompt, start = pre.lines, pre.prompt, pre.body
     if prompt and prompt.host:
         out.hostname = prompt.host
     for idx in range(start, len(lines)):

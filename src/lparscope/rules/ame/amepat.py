@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...model.estate import Host, Sourced
-from ..changes import MS, PROFILE
+from ..changes import MS, PROFILE, partition_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 
@@ -69,8 +69,11 @@ def _apply_commands(host: Host, mem: int, factor: float, new_mem: int, new_facto
         return f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={lpar},desired_mem={m},mem_expansion={f if f > 1 else 0}"'
 
     if not on:  # AME is switched on in the profile and takes effect at activation (000 §3.2.4)
-        return (Commands(hmc=[prof(new_mem, new_factor), "# reactivate the partition from the profile"]),
-                Commands(hmc=[prof(mem, 1.0), "# reactivate the partition from the profile"]), ["restart-needed"])
+        fix = Commands(hmc=[prof(new_mem, new_factor), "# reactivate the partition from the profile"])
+        fix.changes = [partition_change(host, "desired_mem", mem, new_mem, method="profile", basis="measured"),
+                       partition_change(host, "mem_expansion", 0.0, new_factor if new_factor > 1 else 0.0,
+                                        method="profile", basis="measured")]
+        return (fix, Commands(hmc=[prof(mem, 1.0), "# reactivate the partition from the profile"]), ["restart-needed"])
     fix, undo = [], []
     delta = new_mem - mem
     if delta:
@@ -82,7 +85,10 @@ def _apply_commands(host: Host, mem: int, factor: float, new_mem: int, new_facto
         undo.append(f"chhwres -m {MS} -r mem -o s -p {lpar} -a mem_expansion={factor:.2f}")
     fix.append(prof(new_mem, new_factor))
     undo.append(prof(mem, factor))
-    return Commands(hmc=fix), Commands(hmc=undo), ["dlpar"]
+    cmds = Commands(hmc=fix)
+    cmds.changes = [partition_change(host, "desired_mem", mem, new_mem, basis="measured"),
+                    partition_change(host, "mem_expansion", round(factor, 2), round(new_factor, 2), basis="measured")]
+    return cmds, Commands(hmc=undo), ["dlpar"]
 
 
 def _oversized(rep: Any, cfg: Config) -> bool:

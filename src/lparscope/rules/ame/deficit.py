@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Host
-from ..changes import MS, PROFILE
+from ..changes import MS, PROFILE, partition_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -39,6 +39,8 @@ def ame_deficit(host: Host, cfg: Config) -> Iterator[Finding]:
                         f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},mem_expansion={lower}"',
                         "# or add true memory with chhwres -r mem -o a; run amepat on the live workload to choose"])
     undo = Commands(hmc=[f"chhwres -m {MS} -r mem -o s -p {host.name} -a mem_expansion={factor}"] if factor else [])
+    if factor:
+        fix.changes = [partition_change(host, "mem_expansion", round(factor, 2), float(lower))]
     yield finding(ame_deficit, host, "partition",
                   f"{host.name}: expanded memory deficit in {len(positive)} of {len(dxm)} samples "
                   f"(peak {max(dxm):.0f} pages = {peak_mb:.0f} MB)"

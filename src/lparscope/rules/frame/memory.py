@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from ...model.estate import Estate
 from ...model.frame import FramePartition, hpt_mb
+from ..changes import partition_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames, ms, prof_cmd
@@ -75,6 +76,9 @@ def frame_hpt_total(estate: Estate, cfg: Config) -> Iterator[Finding]:
         fix = Commands(hmc=[prof_cmd(fr, parts[r["partition"]], max_mem=r["target_max_mb"]) for r in big]
                        + ["# the new maximum and its HPT apply at the next activation of each partition from its profile"])
         undo = Commands(hmc=[prof_cmd(fr, parts[r["partition"]], max_mem=r["max_mb"]) for r in big])
+        fix.changes = [partition_change(parts[r["partition"]].label, "max_mem", r["max_mb"], r["target_max_mb"],
+                                        method="profile", lpar=r["partition"], frame=fr.name if fr.named else None,
+                                        vios=parts[r["partition"]].is_vios) for r in big]
         share = f" ({100 * total / fr.mem_firmware:.0f}% of the {fr.mem_firmware} MB firmware reservation)" if fr.mem_firmware else ""
         detail = ", ".join(f"{r['partition']} max {r['max_mb']} MB -> HPT {r['hpt_mb']} MB" for r in big)
         yield finding(frame_hpt_total, fr.name, "HPT",
@@ -121,6 +125,8 @@ def frame_mem_max_above_need(estate: Estate, cfg: Config) -> Iterator[Finding]:
             note = f"; it is also above 64 x its minimum {p.mem_min} MB, beyond DLPAR's reach (MEM-02)" if over64 else ""
             fix = Commands(hmc=[prof_cmd(fr, p, max_mem=suggested), "# applies at the next activation from the profile"])
             undo = Commands(hmc=[prof_cmd(fr, p, max_mem=p.mem_max)])
+            fix.changes = [partition_change(p.label, "max_mem", p.mem_max, suggested, method="profile", lpar=p.name,
+                                            frame=fr.name if fr.named else None, vios=p.is_vios)]
             yield finding(frame_mem_max_above_need, p.label, "partition",
                           f"{p.name} on {fr.name}: maximum memory {p.mem_max} MB is {ratio:.1f}x its {want} MB; "
                           f"its HPT is {now} MB (1:{div}), {then} MB with a maximum of {suggested} MB{note}.",

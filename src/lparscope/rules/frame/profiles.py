@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...model.estate import Estate
 from ...model.frame import FramePartition
+from ..changes import partition_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames, ms, prof_cmd
@@ -63,6 +65,10 @@ def frame_profile_drift(estate: Estate, cfg: Config) -> Iterator[Finding]:
             fix = Commands(hmc=[f"mksyscfg -r prof -m {ms(fr)} -o save -p {p.name} -n {p.profile_name or '<profile>'} --force",
                                 "# saves the running configuration into the profile; or put the profile's values back with chhwres"])
             undo = Commands(hmc=[prof_cmd(fr, p, **{k: a for k, a, _ in diffs})])
+            fix.changes = [partition_change(p.label, k, b, b, method="profile", lpar=p.name,
+                                            frame=fr.name if fr.named else None, vios=p.is_vios,
+                                            note="the profile takes the running value")
+                           for k, a, b in diffs if re.fullmatch(r"[A-Za-z0-9_.:+-]+", str(b))]
             yield finding(frame_profile_drift, p.label, f"profile {p.profile_name or '?'}",
                           f"{p.name} on {fr.name} runs with settings its profile {p.profile_name or '?'} does not hold: {text}.",
                           evidence=evid, fix=fix, rollback=undo,

@@ -114,7 +114,7 @@ def frame_vscsi_client_vs_backing(estate: Estate, cfg: Config) -> Iterator[Findi
                         fix = Commands(root=[f"chdev -l {disk.name} -a {attr}={shown} -P   # on {ch.name}; applies at the next reboot",
                                              "# or, with the disk's volume group varied off: chdev without -P"])
                         undo = Commands(root=[f"chdev -l {disk.name} -a {attr}={now} -P   # on {ch.name}"])
-                        yield finding(frame_vscsi_client_vs_backing, ch.name, f"{disk.name} {attr}",
+                        yield finding(frame_vscsi_client_vs_backing, ch, f"{disk.name} {attr}",
                                       f"{ch.name} {disk.name} has {attr}={now}; its backing device "
                                       f"{'/'.join(bdevs)} on {vh.name} (client id {cid}) has {shown}.",
                                       evidence=[*disk.attr_ev(attr), *(e for b in bdevs for e in vh.devices[b].attr_ev(attr)),
@@ -167,7 +167,7 @@ def frame_npiv_client_vs_port(estate: Estate, cfg: Config) -> Iterator[Finding]:
                     undo = Commands(root=[f"chdev -l {cdev.name} -a {attr}={now} -P   # on {ch.name}"])
                     if mine < theirs:
                         fix = Commands(root=[f"chdev -l {cdev.name} -a {attr}={want} -P   # on {ch.name}, if its disks need the deeper queue"])
-                    yield finding(frame_npiv_client_vs_port, ch.name, f"{cdev.name} {attr}",
+                    yield finding(frame_npiv_client_vs_port, ch, f"{cdev.name} {attr}",
                                   f"{ch.name} {cdev.name} has {attr}={now}; it is mapped through {vh.name} {m.vfchost} "
                                   f"to port {m.fc_name}, which has {want}.",
                                   evidence=[*cdev.attr_ev(attr), *port.attr_ev(attr), getattr(m, "_evidence", None)],

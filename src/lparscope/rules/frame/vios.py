@@ -5,6 +5,7 @@ pair's load alone (000 §3.5.3, Table 3-10; rules-catalogue VIOS-01).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from ...model.estate import Estate
 from ..config import Config, threshold
@@ -65,9 +66,15 @@ def frame_vios_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
     from ...sizing.vios import failover, size_vios
 
     for fr in frames(estate):
+        sized: dict[str, Any] = {}  # each VIOS sized once, however many pairs it is in
+
+        def size(p):  # type: ignore[no-untyped-def]
+            if p.name not in sized:
+                sized[p.name] = size_vios(estate.hosts.get(p.host or ""), p, fr)
+            return sized[p.name]
+
         for a, b in [(fr.partitions[x], fr.partitions[y]) for x, y in fr.vios_pairs]:
-            sa = size_vios(estate.hosts.get(a.host or ""), a, fr)
-            sb = size_vios(estate.hosts.get(b.host or ""), b, fr)
+            sa, sb = size(a), size(b)
             chk = failover(sa, sb)
             if chk is None:
                 continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Evidence, Host, Sourced
+from ..changes import device_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 
@@ -85,6 +86,7 @@ def throughput_without_largesend(host: Host, cfg: Config) -> Iterator[Finding]:
                       fix=Commands(root=[f"chdev -l {name} -a mtu_bypass=on",
                                          f"# then repeat the test: {w.command or 'iperf -c <peer>'}"]),
                       rollback=Commands(root=[f"chdev -l {name} -a mtu_bypass=off"]),
+                      changes=[device_change(host, name, "mtu_bypass", "off", "on", basis="measured")],
                       values={"current": f"{_gbps(w.per_stream_bps)} per stream, mtu_bypass=off",
                               "suggested": f"mtu_bypass=on; at least {_gbps(limit)} per stream "
                                            f"(001: {cfg.t(EXPECTED_GBPS)} Gb/s)"})

@@ -9,9 +9,9 @@ import numpy as np
 
 from ...model.estate import Evidence, Host
 from ...sizing.series_checks import vp_bound
-from ..changes import MS, PROFILE
+from ..changes import partition_change, propose
 from ..config import Config, threshold
-from ..engine import Commands, Finding, finding, rule
+from ..engine import Finding, finding, rule
 
 EC_DRIFT = threshold("sizing_ec_drift", 0.25,
                      "relative difference between current and measured EC (peak-window average) that is reported")
@@ -54,23 +54,16 @@ def sizing_measured(host: Host, cfg: Config) -> Iterator[Finding]:
             f"P90/P95/P99 {pk.p90:.2f}/{pk.p95:.2f}/{pk.p99:.2f}; recommended EC {s.recommended_ec:.2f}, "
             f"{s.recommended_vp} VP{', uncapped' if s.recommended_uncapped else ''} "
             f"(now EC {s.current_ec}, {s.current_vp} VP{', capped' if s.current_capped else ''}).")
-    hmc, undo = [], []
-    if s.current_ec is not None and ec_off:
-        op, delta = ("a", s.recommended_ec - s.current_ec) if s.recommended_ec > s.current_ec else ("r", s.current_ec - s.recommended_ec)
-        hmc.append(f"chhwres -m {MS} -r proc -o {op} -p {host.name} --procunits {delta:.2f}")
-        undo.append(f"chhwres -m {MS} -r proc -o {'r' if op == 'a' else 'a'} -p {host.name} --procunits {delta:.2f}")
-    if s.current_vp is not None and vp_off:
-        op, delta = ("a", s.recommended_vp - s.current_vp) if s.recommended_vp > s.current_vp else ("r", s.current_vp - s.recommended_vp)
-        hmc.append(f"chhwres -m {MS} -r proc -o {op} -p {host.name} --procs {delta}")
-        undo.append(f"chhwres -m {MS} -r proc -o {'r' if op == 'a' else 'a'} -p {host.name} --procs {delta}")
-    hmc.append(f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},'
-               f'desired_proc_units={s.recommended_ec:.2f},desired_procs={s.recommended_vp}'
-               + (',sharing_mode=uncap' if cap_off else '') + '"')
-    undo.append(f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},'
-                f'desired_proc_units={s.current_ec},desired_procs={s.current_vp}"')
+    fix, undo = propose(
+        partition_change(host, "desired_proc_units", s.current_ec, s.recommended_ec, basis="measured")
+        if s.current_ec is not None and ec_off else None,
+        partition_change(host, "desired_procs", s.current_vp, s.recommended_vp, basis="measured")
+        if s.current_vp is not None and vp_off else None,
+        partition_change(host, "sharing_mode", "cap", "uncap", method="profile", basis="measured") if cap_off else None,
+        fix_notes=[f"# why: {r}" for r in s.reasons[:4]])
     first = [r[0] for r in s.peak_ranges[:1]] + [r[1] for r in s.peak_ranges[-1:]]
     yield finding(sizing_measured, host, "partition", text, evidence=_row_evidence(host, first),
-                  fix=Commands(hmc=hmc + [f"# why: {r}" for r in s.reasons[:4]]), rollback=Commands(hmc=undo),
+                  fix=fix, rollback=undo,
                   disruption=["dlpar"],
                   values={"current": f"EC {s.current_ec}, {s.current_vp} VP",
                           "suggested": f"EC {s.recommended_ec:.2f}, {s.recommended_vp} VP"})
@@ -104,7 +97,5 @@ def vp_ceiling(host: Host, cfg: Config) -> Iterator[Finding]:
                   f"{host.name}: physc at or near its {n_vp} VPs in {ep.n_hits} of {ep.n_samples} snapshots "
                   f"({ep.share:.0%}); longest run {ep.longest_run_seconds / 60:.0f} min.",
                   evidence=_row_evidence(host, list(ep.indexes[:2])),
-                  fix=Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {host.name} --procs 1",
-                                    f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_procs={n_vp + 1}"']),
-                  rollback=Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {host.name} --procs 1"]),
+                  changes=[partition_change(host, "desired_procs", n_vp, n_vp + 1, basis="measured", bound="min")],
                   disruption=["dlpar"], values={"current": f"{n_vp} VP", "suggested": f"{n_vp + 1} VP or more"})

@@ -8,7 +8,7 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Evidence, Host
-from ..changes import MS, PROFILE
+from ..changes import MS, PROFILE, partition_change, propose
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -46,11 +46,8 @@ def max_memory_far_above_online(host: Host, cfg: Config) -> Iterator[Finding]:
     divisor = cfg.t("hpt_ratio")
     suggested = p.online_memory_mb * 2
     now, then = hpt_mb(p.max_memory_mb, divisor), hpt_mb(suggested, divisor)
-    fix = Commands(hmc=[
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},max_mem={suggested}"',
-        "# the new maximum applies at the next activation from the profile",
-    ])
-    undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},max_mem={p.max_memory_mb}"'])
+    fix, undo = propose(partition_change(host, "max_mem", p.max_memory_mb, suggested, method="profile"),
+                        fix_notes=["# the new maximum applies at the next activation from the profile"])
     yield finding(
         max_memory_far_above_online, host, "partition",
         f"{host.name}: maximum memory {p.max_memory_mb} MB is {ratio:.0f}x its online {p.online_memory_mb} MB; "

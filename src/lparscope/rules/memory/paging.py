@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Host, Sourced
-from ..changes import MS, PROFILE, root_commands
+from ..changes import partition_change, propose, root_commands
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .maximum import hmc_memory_change
@@ -76,12 +76,12 @@ def paging_space_activity(host: Host, cfg: Config) -> Iterator[Finding]:
     step = math.ceil((p.online_memory_mb if p and p.online_memory_mb else 4096) * cfg.t(PAGING_ADD_SHARE) / 1024) * 1024
     fix = root_commands(host, ["svmon -P -O sortentity=pgsp,unit=MB -t 10   # which processes own the paged-out memory",
                                   "lsps -a"])
-    fix.hmc = [hmc_memory_change(host, "a", step),
-               f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_mem={(p.online_memory_mb or 0) + step}"'
-               if p and p.online_memory_mb else "# then raise desired_mem in the profile by the same amount"]
-    undo = Commands(hmc=[hmc_memory_change(host, "r", step)] + (
-        [f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},desired_mem={p.online_memory_mb}"']
-        if p and p.online_memory_mb else []))
+    if p and p.online_memory_mb:
+        mem_fix, undo = propose(partition_change(host, "desired_mem", p.online_memory_mb, p.online_memory_mb + step))
+        fix.hmc, fix.changes = mem_fix.hmc, mem_fix.changes
+    else:
+        fix.hmc = [hmc_memory_change(host, "a", step), "# then raise desired_mem in the profile by the same amount"]
+        undo = Commands(hmc=[hmc_memory_change(host, "r", step)])
     yield finding(paging_space_activity, host, "paging space", msg, evidence=ev, fix=fix, rollback=undo,
                   disruption=["dlpar"], severity=sev,
                   values={"current": f"{total(last)} paging-space pages since boot"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Host
+from ..changes import device_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .devices import (
@@ -52,6 +53,9 @@ def lagg_mode(host: Host, cfg: Config) -> Iterator[Finding]:
                       fix=Commands(padmin=[f"chdev -dev {ec.name} -attr {new}"],
                                    root=[f"chdev -l {ec.name} -a " + " -a ".join(new.split())]),
                       rollback=Commands(padmin=[f"chdev -dev {ec.name} -attr {old}"], root=[f"chdev -l {ec.name} -a " + " -a ".join(old.split())]),
+                      changes=[device_change(host, ec.name, a, o, v, method="chdev-now" if host.is_vios else "device-cycle",
+                                             prerequisites=["the switch ports are set to LACP (802.3ad) first"])
+                               for a, v, o in wrong],
                       disruption=["interface-down"], values={"current": old, "suggested": new})
 
 

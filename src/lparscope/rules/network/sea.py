@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Evidence, Host
+from ..changes import device_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .devices import (
@@ -49,6 +50,7 @@ def sea_offloads(host: Host, cfg: Config) -> Iterator[Finding]:
                       evidence=sea.attr_ev(*[a for a, _, _ in off]),
                       fix=Commands(padmin=[f"chdev -dev {sea.name} -attr {attrs}"], root=[f"chdev -l {sea.name} -a " + " -a ".join(attrs.split())]),
                       rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr {old}"], root=[f"chdev -l {sea.name} -a " + " -a ".join(old.split())]),
+                      changes=[device_change(host, sea.name, a, o, v) for a, v, o in off],
                       values={"current": old, "suggested": attrs})
 
 
@@ -80,6 +82,7 @@ def sea_accounting(host: Host, cfg: Config) -> Iterator[Finding]:
                       evidence=sea.attr_ev("accounting"),
                       fix=Commands(padmin=[on, f"seastat -d {sea.name}   # per-client statistics from now on"], root=[on_root]),
                       rollback=Commands(padmin=[off], root=[off_root]),
+                      changes=[device_change(host, sea.name, "accounting", sea.attr("accounting"), "enabled")],
                       values={"current": "accounting=disabled", "suggested": "accounting=enabled"})
 
 

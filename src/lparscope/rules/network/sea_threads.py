@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Host
+from ..changes import device_change, partition_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -49,6 +50,7 @@ def sea_thread_without_vscsi(host: Host, cfg: Config) -> Iterator[Finding]:
                       evidence=ev, fix=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=0"],
                                                 root=[f"chdev -l {sea.name} -a thread=0"]),
                       rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=1"], root=[f"chdev -l {sea.name} -a thread=1"]),
+                      changes=[device_change(host, sea.name, "thread", sea.attr("thread") or "1", "0")],
                       values={"current": "thread=1", "suggested": "thread=0"})
 
 
@@ -73,6 +75,7 @@ def sea_unthreaded_with_vscsi(host: Host, cfg: Config) -> Iterator[Finding]:
                       f"SEA {sea.name} on {host.name} is not threaded while the VIOS serves virtual SCSI.",
                       evidence=ev, fix=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=1"], root=[f"chdev -l {sea.name} -a thread=1"]),
                       rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=0"], root=[f"chdev -l {sea.name} -a thread=0"]),
+                      changes=[device_change(host, sea.name, "thread", sea.attr("thread") or "0", "1")],
                       values={"current": "thread=0", "suggested": "thread=1"})
 
 
@@ -99,4 +102,7 @@ def sea_thread_overflow(host: Host, cfg: Config) -> Iterator[Finding]:
                                         "# and check the VIOS is uncapped with a high weight (VIOS-CAPPED)"],
                                    padmin=[f"entstat -all {sea.name} | grep -i 'thread queue overflow'   # watch the counter after the change"]),
                       rollback=Commands(hmc=[f"chhwres -m <managed-system> -r proc -o r -p {host.name} --procunits 0.5"]),
+                      changes=[partition_change(host, "desired_proc_units", host.partition.entitled_capacity,
+                                                round(host.partition.entitled_capacity + 0.5, 2))]
+                      if host.partition is not None and host.partition.entitled_capacity else [],
                       disruption=["dlpar"], values={"current": n, "suggested": 0})

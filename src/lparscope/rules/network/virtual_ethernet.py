@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Device, Host
-from ..changes import chdev_perm
+from ..changes import chdev_perm, device_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .adapters import is_off
@@ -73,6 +73,10 @@ def veth_buffers(host: Host, cfg: Config) -> Iterator[Finding]:
                       rollback=Commands(root=interface_down(host, dev.name, f"chdev -l {dev.name} {old}"),
                                         padmin=[f"chdev -dev {dev.name} " + old.replace("-a ", "-attr ", 1).replace(" -a ", " ") + " -perm"] if host.is_vios else []),
                       disruption=["interface-down"] if not host.is_vios else ["reboot"],
+                      changes=[device_change(host, dev.name, f"{k}_buf_{t}", o, n,
+                                             method="chdev-reboot" if host.is_vios else "device-cycle")
+                               for t, omin, nmin, omax, nmax in changes
+                               for k, o, n in (("min", omin, nmin), ("max", omax, nmax)) if o != n],
                       severity=None if exhausted else "info",
                       values={"current": old.replace("-a ", ""), "suggested": new.replace("-a ", "")})
 
@@ -140,8 +144,7 @@ def client_mtu_bypass(host: Host, cfg: Config) -> Iterator[Finding]:
             continue
         yield finding(client_mtu_bypass, host, en.name, f"{en.name} on {host.name} has mtu_bypass={value}.",
                       evidence=en.attr_ev("mtu_bypass"),
-                      fix=Commands(root=[f"chdev -l {en.name} -a mtu_bypass=on"]),
-                      rollback=Commands(root=[f"chdev -l {en.name} -a mtu_bypass={value}"]),
+                      changes=[device_change(host, en.name, "mtu_bypass", value, "on")],
                       values={"current": value, "suggested": "on"})
 
 

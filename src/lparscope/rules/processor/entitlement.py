@@ -8,7 +8,7 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Host
-from ..changes import MS, PROFILE, dlpar_resize, dlpar_units, round_up
+from ..changes import dlpar_resize, dlpar_units, partition_change, propose, round_up
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -32,7 +32,8 @@ def vp_exceeds_pool(host: Host, cfg: Config) -> Iterator[Finding]:
         limit, what, ev = p.system_cores, "active cores in the system", "system_cores"
     if not limit or p.online_vps <= limit:
         return
-    fix, undo = dlpar_resize(host.name, "proc", "--procs", p.online_vps, limit, "desired_procs", "{}")
+    fix, undo = dlpar_resize(host.name, "proc", "--procs", p.online_vps, limit, "desired_procs", "{}",
+                             basis="limit", bound="max")
     yield finding(
         vp_exceeds_pool, host, "partition",
         f"{host.name} has {p.online_vps} online virtual processors but only {limit} {what}.",
@@ -62,6 +63,7 @@ def ec_below_vp(host: Host, cfg: Config) -> Iterator[Finding]:
     mean = host.cpu.mean("physc") if host.cpu else None
     peak = max(host.cpu.values("physc"), default=None) if host.cpu else None
     fix_vps: int | None = None
+    measured = "measured"
     sz = host.sizing
     if sz is not None and sz.recommended_ec is not None and sz.recommended_vp is not None:
         # A timed series was sized (peak window, Figure 3-1): give the same numbers as that sizing.
@@ -76,12 +78,12 @@ def ec_below_vp(host: Host, cfg: Config) -> Iterator[Finding]:
         basis = f"measured physc: average {mean:.2f}, peak {peak:.2f}"
     else:
         suggested = round_up(p.online_vps * cfg.t("ec_to_vp_min_ratio"))
+        measured = "heuristic"
         basis = f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs (no lparstat samples to size from)"
-    fix, undo = dlpar_units(host.name, p.entitled_capacity, suggested) if suggested > p.entitled_capacity else (Commands(), Commands())
-    if fix_vps is not None:
-        vp_fix, vp_undo = dlpar_resize(host.name, "proc", "--procs", p.online_vps, fix_vps, "desired_procs", "{}")
-        fix.hmc += vp_fix.hmc
-        undo.hmc += vp_undo.hmc
+    fix, undo = propose(
+        partition_change(host, "desired_proc_units", p.entitled_capacity, suggested, basis=measured)
+        if suggested > p.entitled_capacity else None,
+        partition_change(host, "desired_procs", p.online_vps, fix_vps, basis=measured) if fix_vps is not None else None)
     target = f"EC {suggested:.2f}" + (f", {fix_vps} VP" if fix_vps is not None else f", {p.online_vps} VP")
     yield finding(
         ec_below_vp, host, "partition",
@@ -117,7 +119,7 @@ def uncapped_above_ec(host: Host, cfg: Config) -> Iterator[Finding]:
     if ec and physc:
         sz = host.sizing  # with a timed series, size from the peak window like CPU-SIZING-MEASURED
         suggested = sz.recommended_ec if sz is not None and sz.recommended_ec else round_up(physc)
-        fix, undo = dlpar_units(host.name, ec, suggested)
+        fix, undo = dlpar_units(host.name, ec, suggested, basis="measured")
         values = {"current": f"EC {ec:.2f}, mean physc {physc:.2f}, mean %entc {entc:.0f}", "suggested": f"EC {suggested:.2f}"}
     else:
         fix, undo, values = Commands(), Commands(), {"current": f"mean %entc {entc:.0f}"}
@@ -150,11 +152,11 @@ def capped_pinned(host: Host, cfg: Config) -> Iterator[Finding]:
     share = pinned / len(entc)
     if share < cfg.t("capped_pinned_share"):
         return
-    fix = Commands(hmc=[
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},sharing_mode=uncap,uncap_weight=128"',
-        "# takes effect when the partition is next activated from the profile; or raise EC now with chhwres --procunits",
-    ])
-    undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},sharing_mode=cap"'])
+    fix, undo = propose(
+        partition_change(host, "sharing_mode", "cap", "uncap", method="profile"),
+        partition_change(host, "uncap_weight", p.weight if p.weight is not None else 0, 128, method="profile"),
+        fix_notes=["# takes effect when the partition is next activated from the profile; or raise EC now "
+                   "with chhwres --procunits"])
     yield finding(
         capped_pinned, host, "partition",
         f"{host.name} is capped and ran at {cfg.t('entc_capped_pinned'):.0f}% or more of its entitlement "

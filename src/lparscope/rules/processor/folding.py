@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 from ...model.estate import Host
 from ..config import Config
-from ..engine import Commands, Finding, finding, rule
+from ..changes import tunable_change
+from ..engine import Finding, finding, rule
 from ..host_facts import tunable_int
 
 
@@ -38,8 +39,7 @@ def folding_disabled(host: Host, cfg: Config) -> Iterator[Finding]:
     yield finding(folding_disabled, host, "schedo vpm_xvcpus",
                   f"{host.name}: vpm_xvcpus = {value}: {what}.",
                   evidence=[s.ev()], severity=sev,
-                  fix=Commands(root=["schedo -p -o vpm_xvcpus=0"]),
-                  rollback=Commands(root=[f"schedo -p -o vpm_xvcpus={value}"]),
+                  changes=[tunable_change(host, "schedo", "vpm_xvcpus", value, 0)],
                   values={"current": value, "suggested": 0})
 
 
@@ -68,8 +68,7 @@ def fold_policy_client(host: Host, cfg: Config) -> Iterator[Finding]:
                   f"{host.name}: vpm_fold_policy = {value} (default {default}); bit 0x1 is clear, so virtual "
                   f"processors of this shared partition are never folded.",
                   evidence=[s.ev()],
-                  fix=Commands(root=[f"schedo -p -o vpm_fold_policy={default}"]),
-                  rollback=Commands(root=[f"schedo -p -o vpm_fold_policy={value}"]),
+                  changes=[tunable_change(host, "schedo", "vpm_fold_policy", value, default)],
                   values={"current": value, "suggested": default})
 
 
@@ -93,6 +92,5 @@ def throughput_mode(host: Host, cfg: Config) -> Iterator[Finding]:
     yield finding(throughput_mode, host, "schedo vpm_throughput_mode",
                   f"{host.name}: vpm_throughput_mode = {value} (0 = raw, the default).",
                   evidence=[s.ev()],
-                  fix=Commands(root=["schedo -p -o vpm_throughput_mode=0"]),
-                  rollback=Commands(root=[f"schedo -p -o vpm_throughput_mode={value}"]),
+                  changes=[tunable_change(host, "schedo", "vpm_throughput_mode", value, 0)],
                   values={"current": value, "suggested": 0})

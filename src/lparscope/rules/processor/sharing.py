@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Host
-from ..changes import MS, PROFILE, weight_change
+from ..changes import MS, PROFILE, partition_change, propose, weight_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from ..host_facts import power_generation
@@ -54,11 +54,9 @@ def dedicated_not_donating(host: Host, cfg: Config) -> Iterator[Finding]:
     gen, _what, _ev = power_generation(host)
     if gen is not None and gen < 6:  # donating mode came with POWER6 (rules-catalogue CPU-15)
         return
-    fix = Commands(hmc=[
-        f"lssyscfg -r prof -m {MS} --filter lpar_names={host.name} -F name,sharing_mode   # note the current value",
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},sharing_mode=share_idle_procs_active"',
-        "# takes effect at the next activation from the profile",
-    ])
+    fix, _undo = propose(partition_change(host, "sharing_mode", None, "share_idle_procs_active", method="profile"),
+                         fix_notes=["# takes effect at the next activation from the profile"])
+    fix.hmc.insert(0, f"lssyscfg -r prof -m {MS} --filter lpar_names={host.name} -F name,sharing_mode   # note the current value")
     undo = Commands(hmc=[
         f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},sharing_mode=share_idle_procs"',
         "# or keep_idle_procs, whichever lssyscfg showed before the change",

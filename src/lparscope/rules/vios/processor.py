@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Estate, Host
-from ..changes import MS, PROFILE, weight_change
+from ..changes import MS, PROFILE, partition_change, propose, tunable_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -26,9 +26,10 @@ def vios_capped(host: Host, cfg: Config) -> Iterator[Finding]:
     p = host.partition
     if not host.is_vios or p is None or not p.capped:
         return
-    fix = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},sharing_mode=uncap,uncap_weight=255"',
-                        "# applies at the next activation of the VIOS from its profile; restart one VIOS of the pair at a time"])
-    undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},sharing_mode=cap"'])
+    fix, undo = propose(
+        partition_change(host, "sharing_mode", "cap", "uncap", method="profile"),
+        partition_change(host, "uncap_weight", p.weight if p.weight is not None else 0, 255, method="profile"),
+        fix_notes=["# applies at the next activation of the VIOS from its profile; restart one VIOS of the pair at a time"])
     yield finding(vios_capped, host, "partition", f"VIOS {host.name} is capped at EC {p.entitled_capacity}.",
                   evidence=p.ev("mode", "entitled_capacity"), fix=fix, rollback=undo, disruption=["restart-needed"],
                   values={"current": "capped", "suggested": "uncapped, weight 255"})
@@ -48,10 +49,7 @@ def vios_folding(host: Host, cfg: Config) -> Iterator[Finding]:
     t = host.tunables.get("vpm_fold_policy")
     if not host.is_vios or t is None or str(t.value).strip() == "4":
         return
-    fix = Commands(padmin=["oem_setup_env", "schedo -p -o vpm_fold_policy=4", "exit"],
-                   root=["schedo -p -o vpm_fold_policy=4"])
-    undo = Commands(padmin=["oem_setup_env", f"schedo -p -o vpm_fold_policy={t.value}", "exit"],
-                    root=[f"schedo -p -o vpm_fold_policy={t.value}"])
+    fix, undo = propose(tunable_change(host, "schedo", "vpm_fold_policy", t.value, 4, basis="limit"))
     yield finding(vios_folding, host, "schedo vpm_fold_policy",
                   f"VIOS {host.name} has vpm_fold_policy = {t.value}; 4 disables folding.",
                   evidence=[t.evidence], fix=fix, rollback=undo, values={"current": t.value, "suggested": 4})
@@ -81,7 +79,7 @@ def vios_weight(estate: Estate, cfg: Config) -> Iterator[Finding]:
             continue
         rival = max(clients, key=lambda h: h.partition.weight) if beaten else None  # type: ignore[union-attr]
         why = (f"the client {rival.name} has weight {top}" if rival else "below the upper half of the 0-255 range")
-        fix, undo = weight_change(host.name, p.weight, 255)
+        fix, undo = propose(partition_change(host, "uncap_weight", p.weight, 255))
         yield finding(vios_weight, host, "partition", f"VIOS {host.name} has uncapped weight {p.weight}; {why}.",
                       evidence=p.ev("weight") + (rival.partition.ev("weight") if rival else []),  # type: ignore[union-attr]
                       fix=fix, rollback=undo, disruption=["dlpar"],

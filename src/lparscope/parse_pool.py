@@ -1,0 +1,135 @@
+"""Parsing text inputs on every core: the pure part of reading a file, in a process pool.
+
+Reading a text input has two halves. :func:`prepare` is pure (text in, parser records out:
+cut the file into command outputs, detect each one's kind, parse it) and runs in worker
+processes; folding the records into the estate stays in the main process, file after file in
+the order the inputs were found, so a parallel run gives exactly the estate and findings of a
+serial one (``tests/test_parallel_parse.py``). nmon recordings are not sent to the pool: their
+reader already uses every core.
+
+``LPARSCOPE_WORKERS=1`` (or ``workers=1``) reads serially; small runs (fewer than
+``MIN_FILES`` text files ready) are read serially as well, a pool costs more than it saves there.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from .inputs import InputFile, InputProblem
+from .pipeline_guard import describe
+from .sources import parsers
+from .sources.detect import split_and_classify
+from .sources.filenames import classify_with_hint, not_command_output
+
+PROBE_BYTES = 64 * 1024  # a large file whose first 64 KB hold no supported output is not read further
+MIN_FILES = 32  # text files before a pool is worth starting
+WINDOW = 8  # files in flight per worker (bounds memory: texts wait in the pool, not all at once)
+
+
+@dataclass
+class Prepared:
+    """What the pure half made of one text file (picklable: it comes back from a worker)."""
+
+    skip: str = ""  # why the file is not read (not command output, large without any), or ""
+    skip_folder: bool = False  # the skip status names the folder as host (large files)
+    cut_error: str = ""  # the cut into command outputs failed (internal error)
+    segments: list[Any] = field(default_factory=list)
+    hint: Any = None
+    shift: int = 0
+    results: list[tuple[Any, Any, str]] = field(default_factory=list)  # (segment, parsed or None, error)
+
+
+def prepare(display: str, text: str, registry: dict | None = None) -> Prepared:
+    """Cut one file into command outputs and parse each (no estate involved)."""
+    registry = registry if registry is not None else _registry()
+    why_not = not_command_output(display, text)
+    if why_not:  # documents, scripts, images: reported, never a host
+        return Prepared(skip=f"not command output ({why_not})")
+    if len(text) > PROBE_BYTES and not any(s.kind for s in split_and_classify(text[:PROBE_BYTES], registry)):
+        return Prepared(skip=f"large file ({len(text) // 1024} KB) with no supported command output "
+                             f"in its first {PROBE_BYTES // 1024} KB; not read further", skip_folder=True)
+    try:
+        segments, hint, shift = classify_with_hint(text, display, registry)
+    except Exception as exc:
+        return Prepared(cut_error=describe(exc))
+    results = []
+    for seg in segments:
+        parsed = None
+        error = ""
+        if seg.kind is not None:
+            try:
+                parsed = registry[seg.kind].parse(seg.text)
+            except Exception as exc:  # a parser bug must not end the run
+                error = f"internal error in the {seg.kind} parser: {describe(exc)}"
+        results.append((seg, parsed, error))
+    return Prepared(segments=segments, hint=hint, shift=shift, results=results)
+
+
+_REGISTRY: dict | None = None
+
+
+def _registry() -> dict:
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = parsers()
+    return _REGISTRY
+
+
+def _prepare_in_worker(display: str, text: str) -> Prepared:
+    try:
+        return prepare(display, text)
+    except Exception as exc:  # anything else: the main process reports it for this input
+        return Prepared(cut_error=describe(exc))
+
+
+def workers_wanted(workers: int | None) -> int:
+    if workers is None:
+        env = os.environ.get("LPARSCOPE_WORKERS", "").strip()
+        workers = int(env) if env.isdigit() else 0
+    return workers if workers > 0 else (os.cpu_count() or 1)
+
+
+def prepared_inputs(items: Iterable[InputFile | InputProblem], workers: int | None = None
+                    ) -> Iterator[tuple[InputFile | InputProblem, Prepared | Future | None]]:
+    """Each input in order, with its :class:`Prepared` (a Future from the pool, or None: prepare here)."""
+    n = workers_wanted(workers)
+    it = iter(items)
+    head: list[InputFile | InputProblem] = []
+    if n > 1:  # look ahead: is there enough text to share out?
+        for item in it:
+            head.append(item)
+            if sum(isinstance(x, InputFile) and x.nmon is None for x in head) >= MIN_FILES:
+                break
+    texts_ahead = sum(isinstance(x, InputFile) and x.nmon is None for x in head)
+    if n <= 1 or texts_ahead < MIN_FILES:
+        for item in [*head, *it]:
+            yield item, None
+        return
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+        yield from _windowed(pool, [*head], it, n * WINDOW)
+
+
+def _windowed(pool: Executor, head: list, rest: Iterator, window: int
+              ) -> Iterator[tuple[InputFile | InputProblem, Future | None]]:
+    pending: deque = deque()
+
+    def submit(item):  # type: ignore[no-untyped-def]
+        if isinstance(item, InputFile) and item.nmon is None:
+            return item, pool.submit(_prepare_in_worker, item.display, item.text)
+        return item, None
+
+    for item in head:
+        pending.append(submit(item))
+    for item in rest:
+        pending.append(submit(item))
+        while len(pending) > window:
+            yield pending.popleft()
+    while pending:
+        yield pending.popleft()

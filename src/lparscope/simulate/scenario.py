@@ -1,0 +1,69 @@
+"""Scenarios for a whole estate: each frame's traces replayed under today's settings and under
+the user's changes, the plan's, or the measured sizing's; JSON-safe summaries with a verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import changes as ch
+from .plan_bridge import plan_changes, step_effects
+from .proposal import sizing_changes
+from .replay import Comparison, compare, summary
+from .traces import CENSORED_EXTRA, FrameTrace, describe
+
+SIZING = "the measured sizing (000 §3.1)"
+
+
+def verdict(f: dict[str, Any], short: int) -> str:
+    """One sentence: do the changes starve fewer intervals, and if not, why not."""
+    b, a = f["starved_intervals_before"], f["starved_intervals_after"]
+    if not f["changes"]:
+        return "No change applies to this frame: both replays are the same."
+    if a < b:
+        return f"The changes reduce the intervals with a starved partition from {b} to {a}."
+    why = []
+    if short:
+        why.append(f"in {short} interval(s) the partitions want more than the pool's cores: no setting can serve them all")
+    if f["starved_by_change"]:
+        why.append("the changes take capacity from " + ", ".join(f["starved_by_change"]))
+    if f["problems_new"]:
+        why.append("the changed settings are not valid as written")
+    reason = "; ".join(why) or "the changes do not raise the ceilings where the demand was refused"
+    return f"The changes do not reduce the starved intervals ({b} -> {a}): {reason}."
+
+
+def replay_estate(plan: Any, traces: list[FrameTrace], wanted: list[ch.Change], source: str = "auto",
+                  censored_extra: float = CENSORED_EXTRA, note: Callable[[str], None] | None = None,
+                  ) -> tuple[list[dict[str, Any]], list[Comparison], str]:
+    """Per frame: the summary dict, the comparison (arrays for charts), and where the changes came from.
+
+    ``source``: "auto" (the plan when it changes processors on the frame, else the sizing),
+    "plan" or "sizing"; ignored when ``wanted`` holds the user's changes."""
+    origins: list[str] = []
+    comparisons, frames = [], []
+    for tr in traces:
+        staged = plan_changes(plan, tr) if not wanted and source in ("auto", "plan") else []
+        if wanted:
+            todo, origin = wanted, "your changes"
+        elif staged:
+            todo, origin = [c for _, c in staged], "the plan"
+        else:
+            if source == "plan" and note is not None:
+                note(f"the plan holds no processor change for {tr.frame}: replaying the measured sizing instead")
+            todo, origin = sizing_changes(tr, censored_extra), SIZING
+        new, used, notes = ch.apply(tr.settings, todo)
+        c = compare(tr, new, used, notes, censored_extra)
+        s = summary(c)
+        shared = [i for i, p in enumerate(tr.settings.partitions) if not p.dedicated]
+        short = int((c.demand[shared].sum(axis=0) > c.before.capacity + 1e-6).sum())
+        s["changes_from"] = origin
+        s["intervals_short_of_cores"] = short
+        s["verdict"] = verdict(s, short)
+        s["plan_steps"] = step_effects(tr, staged, censored_extra) if staged else []
+        s["trace"] = describe(tr)
+        comparisons.append(c)
+        frames.append(s)
+        if origin not in origins:
+            origins.append(origin)
+    return frames, comparisons, " and ".join(origins)

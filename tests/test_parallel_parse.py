@@ -1,0 +1,49 @@
+"""Text inputs parsed in a process pool give exactly the estate, statuses and findings of a serial run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from lparscope import parse_pool
+from lparscope.pipeline import analyze
+from lparscope.report.json_report import build_report
+
+ROOT = Path(__file__).parents[1]
+EXAMPLE = ROOT / "examples" / "estate"
+
+
+def _copies(tmp: Path, n: int) -> Path:
+    """n copies of the example estate, host names made unique (as bench/bench_analyze.py does)."""
+    out = tmp / "estate"
+    for i in range(n):
+        shutil.copytree(EXAMPLE, out / f"c{i}")
+    return out
+
+
+def _report(path: Path, workers: int) -> dict:
+    rep = build_report(analyze([str(path)], workers=workers))
+    rep.pop("generated_at", None)
+    return json.loads(json.dumps(rep, default=str))
+
+
+def test_parallel_same_as_serial(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(parse_pool, "MIN_FILES", 4)  # a pool even for this small estate
+    monkeypatch.setattr(parse_pool, "WINDOW", 2)  # many windows: results come back out of order
+    estate = _copies(tmp_path, 3)
+    serial = _report(estate, 1)
+    parallel = _report(estate, 2)
+    assert serial["summary"] == parallel["summary"]
+    assert serial == parallel
+    assert serial["summary"]["files"]["parsed"] > 50
+
+
+def test_prepared_inputs_keeps_order(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from lparscope.inputs import InputFile, iter_inputs
+
+    monkeypatch.setattr(parse_pool, "MIN_FILES", 2)
+    items = list(iter_inputs([str(_copies(tmp_path, 1))]))
+    got = list(parse_pool.prepared_inputs(items, workers=2))
+    assert [i.display for i, _ in got] == [i.display for i in items]
+    assert any(pre is not None for item, pre in got if isinstance(item, InputFile) and item.nmon is None)
