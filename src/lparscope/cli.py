@@ -37,6 +37,10 @@ from .collect import register as register_collector  # noqa: E402
 
 register_collector(app)
 
+from .store.cli import register as register_store  # noqa: E402
+
+register_store(app)  # store, serve, fleet
+
 from .whatif_cli import register as register_whatif  # noqa: E402
 
 register_whatif(app)
