@@ -6,6 +6,7 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Host
+from ..changes import root_commands
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 
@@ -61,9 +62,7 @@ def fs_full(host: Host, cfg: Config) -> Iterator[Finding]:
         fix_root.append(f"du -gsx {mount}/* 2>/dev/null | sort -n | tail   # what fills it")
         if mount in ("/var", "/tmp"):
             fix_root.append("# also: errclear/trace/dump files under /var/adm, old files in /tmp (skulker)")
-        fix = Commands(root=fix_root)
-        if host.is_vios:
-            fix.padmin = ["oem_setup_env"] + fix_root + ["exit"]
+        fix = root_commands(host, fix_root)
         yield finding(fs_full, host, mount,
                       f"{mount} on {host.name}: {what} (warning at {warn:.0f}%, critical at {crit:.0f}%"
                       f"{'; a system file system' if system else ''}).",
