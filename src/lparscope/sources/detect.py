@@ -144,18 +144,37 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
     return segments
 
 
+def _unreadable(text: str, registry: dict[str, ModuleType]) -> str | None:
+    """A parser's word on text that looks like its kind but cannot be read (``unreadable(text)``)."""
+    for mod in registry.values():
+        fn = getattr(mod, "unreadable", None)
+        if fn is None:
+            continue
+        try:
+            why = fn(text)
+        except Exception:  # a detector must never stop the run
+            why = None
+        if why:
+            return str(why)
+    return None
+
+
 def _classify(text: str, prompt: Prompt | None, registry: dict[str, ModuleType]) -> tuple[str | None, str]:
     if prompt is not None:
         candidates = _kinds_for_command(prompt.command, registry)
         if candidates:
             kind, score = _best(text, registry, candidates)
-            return (kind or candidates[0]), ""
+            why = _unreadable(text, {k: registry[k] for k in candidates})
+            return (None, why) if why else ((kind or candidates[0]), "")
         if prompt.program and prompt.program not in _PASS_THROUGH:
             # The prompt names a command no parser reads: its output is not guessed from content.
             return None, f"command '{prompt.program}' is not a supported input kind"
     kind, score = _best(text, registry)
     if kind is not None and score >= MIN_SCORE:
         return kind, ""
+    why = _unreadable(text, registry)
+    if why:
+        return None, why
     if prompt is not None and prompt.program:
         return None, f"command '{prompt.program}' is not a supported input kind"
     if kind is not None:
