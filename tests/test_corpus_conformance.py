@@ -47,6 +47,9 @@ EXPECTED = [
     (r"^lsps", "lsps"),
     (r"^lsconf", "prtconf"),
     (r"^df ", "df"),
+    (r"^mpstat -d", "mpstat"),
+    (r"^lscfg -v", "lscfg"),
+    (r"^lsvpd", "lsvpd"),
     (r"^ioslevel/oslevel", None),  # mixed pastes: must not fail; kinds vary
     (r"^lssea/lsseasV4", None),
 ]

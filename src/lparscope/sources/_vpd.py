@@ -35,7 +35,7 @@ KEYWORDS = {
     "VK": "version", "VC": "vpd_version", "N2": "vpd_date", "OS": "os", "NA": "network_address",
     "RM": "firmware_release", "RL": "rom_level", "SZ": "size", "PI": "processor_id",
     "CI": "controlling_cec", "RK": "rack_serial", "PR": "power", "UVMID": "uvm_id", "MF": "manufacturer_id",
-    "LL": "code_level", "AX": "device_id", "DC": "device_class", "Z0": "z0", "CD": "card_id",
+    "CL": "code_level", "MI": "microcode_image", "AX": "device_name"
 }
 
 
@@ -111,6 +111,56 @@ def flatten(blocks: list[VpdBlock]) -> tuple[dict[str, str], dict[str, int]]:
     return attrs, lines
 
 
+@dataclass
+class PlatformSummary:
+    """What the platform VPD says about the machine, from either form (``lscfg -vp``, ``lsvpd``)."""
+
+    type_model: str | None = None  # "8233-E8B"
+    machine_serial: str | None = None  # "10086CP"
+    firmware_current: str | None = None  # Microcode Image: the level running, then permanent, temporary
+    firmware_permanent: str | None = None
+    firmware_temporary: str | None = None
+    code_levels: list[str] = field(default_factory=list)  # "Phyp_1 12392010102980A00701", ...
+    memory_dimms: int = 0
+    memory_dimm_mb: int | None = None  # the sum of the DIMM sizes, when every DIMM prints one
+    processor_cards: int = 0
+    line: int = 0
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def summarise(blocks: list[tuple[str, dict[str, str], dict[str, int], int]]) -> PlatformSummary | None:
+    """A :class:`PlatformSummary` from (title, fields, lines, first line) blocks whose fields are
+    named as in this module (``type_model``, ``machine_serial``, ``microcode_image``, ``code_level``, ``size``)."""
+    out = PlatformSummary()
+    sizes: list[int | None] = []
+    for title, fields, lines, first in blocks:
+        t = (title or "").strip().lower()
+        if t == "system vpd" and fields.get("type_model"):
+            out.type_model, out.machine_serial = fields.get("type_model"), fields.get("machine_serial")
+            out.lines.update({k: lines[src] for k, src in (("type_model", "type_model"),
+                                                            ("machine_serial", "machine_serial")) if src in lines})
+            out.line = out.line or first
+        elif t == "system firmware":
+            image = fields.get("microcode_image", "").split()
+            for n, key in enumerate(("firmware_current", "firmware_permanent", "firmware_temporary")):
+                if n < len(image):
+                    setattr(out, key, image[n])
+                    out.lines[key] = lines.get("microcode_image", first)
+            out.code_levels = [v for k, v in fields.items() if k.startswith("code_level") and v]
+            out.line = out.line or first
+        elif t.startswith("memory dimm"):
+            out.memory_dimms += 1
+            raw = fields.get("size", "")
+            sizes.append(int(raw) if raw.isdigit() else None)
+        elif re.search(r"\bproc\b|processor", t):
+            out.processor_cards += 1
+    if sizes and all(s is not None for s in sizes):
+        out.memory_dimm_mb = sum(s for s in sizes if s is not None)
+    if not (out.type_model or out.firmware_current or out.memory_dimms or out.processor_cards):
+        return None
+    return out
+
+
 # --- the dotted form (lscfg -v) ------------------------------------------------------------
 
 # "Part Number.................03N5297", "Product Specific.(HE).......0001", "ROM Level.(alterable).......DV0210"
@@ -125,6 +175,30 @@ def dotted_field(line: str) -> tuple[str, str] | None:
     return m.group("key").strip(), m.group("value").strip()
 
 
+# Printed names of the dotted form that have a keyword name above.
+DOTTED_NAMES = {
+    "Machine Type and Model": "type_model", "Machine/Cabinet Serial No": "machine_serial",
+    "Serial Number": "serial_number", "Part Number": "part_number", "FRU Number": "fru_number",
+    "EC Level": "ec_level", "Customer Card ID Number": "ccin", "CCIN Extender": "ccin_extender",
+    "Feature Code/Marketing ID": "feature_code", "Hardware Location Code": "location",
+    "Record Name": "record_name", "Flag Field": "flag_field", "Brand": "brand",
+    "System Unique ID (SUID)": "system_unique_id", "World Wide Port Name": "world_wide_port_name",
+    "Version": "version", "Microcode Image": "microcode_image", "Code Level, LID Keyword": "code_level",
+    "Size": "size", "Manufacturer": "manufacturer", "Network Address": "network_address",
+    "Controlling CEC ID": "controlling_cec", "Rack Serial Number": "rack_serial", "Power": "power",
+}
+
+
 def dotted_key(name: str) -> str:
-    """``Machine/Cabinet Serial No`` -> ``machine_cabinet_serial_no``; ``Product Specific.(HE)`` -> ``product_specific_he``."""
-    return slug(name)
+    """``Machine Type and Model`` -> ``type_model``; others in lower case: ``Product Specific.(HE)`` -> ``product_specific_he``."""
+    return DOTTED_NAMES.get(name) or slug(name)
+
+
+def add_field(fields: dict[str, str], lines: dict[str, int], key: str, value: str, lineno: int) -> str:
+    """Store a field; a repeated name (``Code Level, LID Keyword``) is kept as ``name_2``, ``name_3`` ..."""
+    name, k = key, 2
+    while name in fields:
+        name, k = f"{key}_{k}", k + 1
+    fields[name] = value
+    lines[name] = lineno
+    return name
