@@ -167,7 +167,7 @@ def read_section(lines: list[str], sec: Section) -> ReadResult:
         if cmd.fields and cmd.header and header is None and split_fields(stripped, cmd.delimiter) == cmd.fields:
             header = cmd.fields
             continue
-        if cmd.fields == [] and header is None and "=" not in stripped:
+        if cmd.fields == [] and header is None and "=" not in stripped and cmd.delimiter in stripped:
             out.unnamed.append(lineno)  # "-F" alone: the HMC printed values in an order nobody wrote down
             continue
         if cmd.fields is not None:

@@ -64,7 +64,8 @@ STARTS = re.compile(r"^INSTALLED RESOURCE LIST WITH VPD\s*$")
 
 PlatformSummary = _vpd.PlatformSummary
 
-_DEVICE = re.compile(r"^(?P<mark>[+*-]\s+)?(?P<name>[A-Za-z][\w]*\d)(?:\s{2,}|\s*$)(?P<rest>.*?)\s*$")
+# A device row: a name ending in a number ("fcs0"), or any name behind a +/*/- mark ("* dvdf04nim").
+_DEVICE = re.compile(r"^(?:(?P<mark>[+*-])\s+(?P<any>[A-Za-z][\w.-]*)|(?P<name>[A-Za-z]\w*\d))(?:\s{2,}|\s*$)(?P<rest>.*?)\s*$")
 _LOCATION = re.compile(r"^(?:U[\w.,-]+|P\d[\w-]*|\d\d-[\w,.-]+)$")
 _NODE_ATTR = re.compile(r"^(?P<key>Name|Model|Node|Device Type|Physical Location):\s+(?P<value>.*?)\s*$")
 _TITLE = re.compile(r"^(?P<title>[^.:][^:]*?)\s*:\s*$")
@@ -123,7 +124,8 @@ def _device(m: re.Match[str], lineno: int) -> VpdDevice:
     first, _, tail = rest.partition(" ")
     loc = first if _LOCATION.match(first) else None
     desc = tail.strip() if loc else rest.strip()
-    return VpdDevice(m.group("name"), loc, re.sub(r"\s{2,}", " ", desc), (m.group("mark") or "").strip(), line=lineno)
+    name = m.group("name") or m.group("any")
+    return VpdDevice(name, loc, re.sub(r"\s{2,}", " ", desc), m.group("mark") or "", line=lineno)
 
 
 def parse(text: str) -> Parsed:
