@@ -77,11 +77,11 @@ def test_join_by_partition_name_picks_the_named_partition_not_the_same_number_el
 
 
 def test_join_by_node_name(tmp_path):
-    _hmc(tmp_path, {"frameA": [("aixb", 5, "aixlinux"), ("x", 6, "aixlinux")]})
+    _hmc(tmp_path, {"frameA": [("AIXB", 5, "aixlinux"), ("x", 6, "aixlinux")]})
     _host(tmp_path, "aixb", oslevel=True)  # no lparstat -i: only its node name tells the partition
     est, notes = _estate(tmp_path)
     assert est.hosts["aixb"].role == "aix"
-    assert _joined(est) == {"aixb": ("frameA", "aixb", "node name")}
+    assert _joined(est) == {"aixb": ("frameA", "AIXB", "node name")}
     assert notes["aixb"].status == "joined"
 
 
@@ -191,3 +191,27 @@ def test_reports_show_the_basis_and_list_the_joins_not_made(tmp_path):
     assert "joins: 1 host(s) joined to frame partitions (1 by partition name); 1 refused or ambiguous" in res.output
     assert any(line.strip().startswith("refused") and "lonely" in line for line in res.output.splitlines())
     assert json.loads((tmp_path / "r.json").read_text())["joins"] == rep["joins"]
+
+
+def test_flat_folder_of_host_prefixed_files_one_host_per_prefix_joined_on_evidence(tmp_path):
+    """Outputs saved one per file, named <host>_<command>.txt, no prompts; HMC outputs beside them."""
+    (tmp_path / "hmc1_lssyscfg_r_sys.txt").write_text("name=frameA,type_model=9009-42A,serial_num=7A11111,state=Operating\n")
+    (tmp_path / "hmc1_lssyscfg_r_lpar_m_frameA.txt").write_text(
+        "name=AIX1,lpar_id=3,lpar_env=aixlinux,state=Running\nname=aix2,lpar_id=4,lpar_env=aixlinux,state=Running\n"
+        "name=vios1,lpar_id=1,lpar_env=vioserver,state=Running\nname=db9,lpar_id=9,lpar_env=aixlinux,state=Running\n")
+    (tmp_path / "aix1_lparstat_i.txt").write_text("Node Name : aix1\nPartition Name : AIX1\nPartition Number : 3\n"
+                                                  "Type : Shared-SMT-8\n")
+    (tmp_path / "aix2_oslevel_s.txt").write_text("7200-05-03-2148\n")
+    (tmp_path / "vios1_ioslevel.txt").write_text("3.1.4.10\n")
+    (tmp_path / "aix9_lparstat_i.txt").write_text("Node Name : aix9\nPartition Name : aix9\nPartition Number : 9\n"
+                                                  "Type : Shared-SMT-8\n")
+    (tmp_path / "README.md").write_text("# aix1 aix2 vios1: lparstat -i, oslevel -s, ioslevel\n")
+    out = tmp_path / "r.json"
+    res = CliRunner().invoke(app, ["analyze", str(tmp_path), "--json", str(out)])
+    assert res.exit_code in (0, 1), res.output
+    rep = json.loads(out.read_text())
+    roles = {h["name"]: h["role"] for h in rep["hosts"] if h["role"] != "hmc"}
+    assert roles == {"aix1": "aix", "aix2": "aix", "aix9": "aix", "vios1": "vios"}  # no host from README.md
+    joins = {j["host"]: (j["status"], j["partition"], j["basis"]) for j in rep["joins"]}
+    assert joins == {"aix1": ("joined", "AIX1", "partition name"), "aix2": ("joined", "aix2", "node name"),
+                     "vios1": ("joined", "vios1", "node name"), "aix9": ("refused", None, None)}  # db9 is id 9

@@ -5,7 +5,7 @@ A host is joined to a frame partition only on evidence, and the basis is kept on
 
 - ``partition name``: the host's own partition name (``lparstat -i`` Partition Name, else
   ``prtconf`` LPAR Info) is the HMC partition name;
-- ``node name``: the host's name (its node name) is the HMC partition name;
+- ``node name``: the host's name (its node name) is the HMC partition name, case aside;
 - ``frame serial and partition id``: the host's frame serial (``prtconf`` Machine Serial Number,
   ``lsattr -El sys0`` systemid, or the serial in a virtual adapter location code
   ``U9009.42A.784C1D0-V3-C10``) is the frame's serial, and its partition number is the partition id.
@@ -154,7 +154,7 @@ def _bases(h: Host, f: HostFacts, fr: Frame, p: FramePartition) -> list[str]:
     out = []
     if f.name and p.name == f.name:
         out.append("partition name")
-    if p.name == h.name:
+    if p.name.lower() == h.name.lower():  # host names are case-blind; HMC names are often upper case
         out.append("node name")
     if f.number is not None and p.id == f.number and same_serial(f.serial, fr.serial):
         out.append("frame serial and partition id")
