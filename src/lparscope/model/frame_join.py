@@ -32,6 +32,7 @@ from .estate import Estate, Evidence, Host
 from .frame import Frame, FramePartition, host_serial as _physloc_serial
 
 BASES = ("partition name", "node name", "frame serial and partition id")
+Candidate = tuple[Frame, FramePartition, str, list[str]]  # frame, partition, basis, contradictions
 
 
 @dataclass
@@ -128,7 +129,7 @@ def _label(fr: Frame, p: FramePartition) -> str:
 
 
 def _contradictions(h: Host, f: HostFacts, fr: Frame, p: FramePartition, basis: str) -> list[str]:
-    why = []
+    why: list[str] = []
     if basis == "node name" and f.name and f.name != p.name:
         why.append(f"the host's partition name is {f.name}, not {p.name}")
     if f.number is not None and p.id is not None and f.number != p.id:
@@ -139,7 +140,7 @@ def _contradictions(h: Host, f: HostFacts, fr: Frame, p: FramePartition, basis: 
 
 
 def _role_conflicts(h: Host, p: FramePartition) -> list[str]:
-    why = []
+    why: list[str] = []
     env = (p.env or "").lower()
     if h.role == "vios" and env and env != "vioserver":
         why.append(f"the host is a VIOS ({'; '.join(h.role_reasons) or 'its outputs say so'}) "
@@ -151,7 +152,7 @@ def _role_conflicts(h: Host, p: FramePartition) -> list[str]:
 
 
 def _bases(h: Host, f: HostFacts, fr: Frame, p: FramePartition) -> list[str]:
-    out = []
+    out: list[str] = []
     if f.name and p.name == f.name:
         out.append("partition name")
     if p.name.lower() == h.name.lower():  # host names are case-blind; HMC names are often upper case
@@ -176,7 +177,8 @@ def join_hosts(estate: Estate, frames: dict[str, Frame]) -> list[JoinNote]:
     chosen: dict[str, tuple[Frame, FramePartition, str]] = {}
     for h in sorted((h for h in estate.hosts.values() if h.role != "hmc"), key=lambda x: x.name):
         f = host_facts(h)
-        accepted, refused = [], []
+        accepted: list[Candidate] = []
+        refused: list[Candidate] = []
         for fr, p in parts:
             bases = _bases(h, f, fr, p)
             if not bases:
@@ -206,7 +208,7 @@ def join_hosts(estate: Estate, frames: dict[str, Frame]) -> list[JoinNote]:
     return [notes[n] for n in sorted(notes)]
 
 
-def _refused_text(refused: list[tuple[Frame, FramePartition, str, list[str]]]) -> str:
+def _refused_text(refused: list[Candidate]) -> str:
     return "; ".join(f"{_label(fr, p)} matches by {basis} but {' and '.join(why)}" for fr, p, basis, why in refused)
 
 
