@@ -130,6 +130,16 @@ class UseSample:
 
 
 @dataclass
+class MemUseSample:
+    """The frame's memory at one time (HMC Scanner Sys_RAM_Usage): configurable and still available, MB."""
+
+    time: Any
+    configurable: int | None = None
+    available: int | None = None
+    evidence: Evidence | None = None
+
+
+@dataclass
 class FramePartition:
     name: str
     id: int | None = None
@@ -247,6 +257,7 @@ class Frame:
     seas: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "sea", attrs..., "evidence"}
     fc_ports: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "fc", "num_cmd_elems", "max_xfer_size", ...}
     vscsi_maps: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "vhost", "client_id", "vtd", "lun", "backing"}
+    mem_use: list[MemUseSample] = field(default_factory=list)  # HMC Scanner Sys_RAM_Usage, per day or hour
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     def ev(self, *names: str) -> list[Evidence]:

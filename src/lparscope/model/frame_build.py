@@ -16,6 +16,7 @@ from .frame import Frame, FramePartition, SharedPool, host_serial, opt_str, vios
 from .frame_hmc import hmc_object, settle_profile
 from .frame_records import FrameSet, HmcItem, hmc_records, record_attrs, record_kind
 from .frame_scanner import scanner_row
+from .frame_scanner_usage import scanner_usage
 from .frame_util import keep_sample, settle_use
 
 
@@ -88,8 +89,9 @@ class Builder(FrameSet):
         for fr in self.frames.values():
             settle_profile(fr)
             self.pool_members(fr)
+        scanner_usage(self, [it for it in items if record_kind(it.rec) == "ScannerUsage"], names)
         self.frames = {n: f for n, f in self.frames.items()
-                       if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable}
+                       if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable or f.mem_use}
         self.join()
         for fr in self.frames.values():
             fr.vios_pairs = vios_pairs(self.estate, fr)
