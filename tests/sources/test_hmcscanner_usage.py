@@ -128,3 +128,12 @@ def test_series_reach_partitions_pools_and_frames(tmp_path: Path) -> None:
     assert [(m.configurable, m.available) for m in other.mem_use] == [(512 * 1024, 64 * 1024)]
     status = {Path(i.path).name: i.status for i in a.estate.inputs}
     assert status["LPAR_Daily_Usage_1.csv"] == "parsed" and status["LPAR_Hourly_Usage_1.csv"] == "partly"
+
+
+def test_sys_ram_heat_table_rows_name_the_system() -> None:
+    text = ("# HMC Scanner sheet: Sys_RAM_Usage\n,,2025/8/12,2025/8/13\n"
+            "p10frame1,Configurable GB,1024,1024\np10frame1,Available GB,200,150\n")
+    got = {(r.system, r.name, r.measure): r.points for r in h.parse(text).records}
+    assert got[("p10frame1", None, "available gb")] == [(datetime(2025, 8, 12), 200.0), (datetime(2025, 8, 13), 150.0)]
+    titled = "# HMC Scanner sheet: Sys_RAM_Usage\np10frame2\nItem,2025/8/12\nConfigurable GB,512\n"
+    assert [(r.system, r.name, r.measure) for r in h.parse(titled).records] == [("p10frame2", None, "configurable gb")]

@@ -104,7 +104,7 @@ def parse_usage(sheet: str, rows: list[tuple[int, list[str]]]) -> tuple[list[Sca
             continue
         stamps = {i: time_label(c) for i, c in enumerate(cells) if c}
         stamps = {i: s for i, s in stamps.items() if s is not None}
-        if len(stamps) >= 2 and min(stamps) > 0:  # a header row of times: the wide layout
+        if stamps and min(stamps) > 0:  # a header row of times after the label columns: the wide layout
             header, times = cells, {i: s[0] for i, s in stamps.items()}
             hourly = hourly_name or any(s[1] for s in stamps.values())
             after_gap = False
@@ -164,10 +164,12 @@ def _wide_row(series: dict[tuple, ScannerUsage], sheet: str, what: str, hourly: 
             name = text
         else:
             measure = text
-    if what == "system" and name is not None and measure is None and sysname is None:
-        sysname, name = name, None  # Sys_RAM_Usage: the first label is the managed system
-    if what == "system" and name is not None and sysname is not None and measure is None:
-        measure, name = name, None
+    if what == "system" and name is not None:  # Sys_RAM_Usage rows name the managed system, not an object
+        if sysname is None:
+            sysname = name
+        elif measure is None:
+            measure = name
+        name = None
     measure = (measure or "used").lower()
     key = (sysname, name, measure, hourly)
     make = ScannerUsage(sheet, what, name, measure, "hour" if hourly else "day", sysname, line=line)
