@@ -249,6 +249,8 @@ class Estate:
     inputs: list[InputStatus] = field(default_factory=list)
     # Managed systems seen through HMC data (lparscope.model.frame.Frame), by system name.
     frames: dict[str, Any] = field(default_factory=dict)
+    # How each host was joined to a partition of the HMC data, or why not (model/frame_join.JoinNote).
+    joins: list[Any] = field(default_factory=list)
 
     def host(self, name: str) -> Host:
         if name not in self.hosts:

@@ -10,10 +10,10 @@ and returns one :class:`Frame` per managed system, by system name:
   profile's values beside them, virtual Ethernet / vSCSI / vFC adapters with their slot pairs,
   measured use from ``lslparutil`` samples;
 - the join: ``FramePartition.host`` names the :class:`~lparscope.model.estate.Host` analysed from
-  the partition's own outputs. A host is joined by its ``lparstat -i`` Partition Name, else by its
-  host (node) name, else by partition number plus the frame serial read from its virtual adapter
-  location codes (``U9009.42A.784C1D0-V3-C10``), else by partition number alone when the estate
-  holds one frame only;
+  the partition's own outputs, ``FramePartition.join`` the evidence it was joined on: partition
+  name, node name, or frame serial and partition id, never a partition number alone (see
+  ``model/frame_join.py``; each host's outcome, joins refused or ambiguous included, is in
+  ``Estate.joins``);
 - VIOS pairs: two VIOS of a frame with server adapters (HMC vSCSI / vFC slot pairs, or the
   VIOS's own ``lsmap`` client ids) toward a common client.
 

@@ -75,7 +75,7 @@ def npiv_no_redundancy(estate: Estate, cfg: Config) -> Iterator[Finding]:
     for client, ls in sorted(lands.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
         if len(ls) < 2 or len({v for v, _, _ in ls}) > 1:
             continue
-        names = client_names(estate, client[0], [client[1]], [m for _, _, m in ls])
+        names = client_names(estate, estate.hosts[ls[0][0]], [client], [m for _, _, m in ls])
         who = names.get(client[1])
         yield _finding(who or ls[0][0], f"client {client[1]}" + (f" ({who})" if who else ""), ls,
                        [mapping_evidence(m) for _, _, m in ls], partner_known=len(npiv_vios) > 1)
