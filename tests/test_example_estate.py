@@ -86,6 +86,10 @@ QUIET = {
     "FRAME-WEIGHTS-FLAT", "FRAME-PROFILE-EC-ABOVE-POOL", "FRAME-PROFILE-MEM-ABOVE-FRAME",
     # the example uses SEA failover, not NIB, and holds no seastat -d
     "FRAME-NIB-PRIMARIES-UNBALANCED", "FRAME-SEA-BUSY-VLANS-ONE-VIOS",
+    # the example frame uses dedicated memory and has no reserved storage device pool (no AMS, AMD or suspend)
+    "FRAME-AMS-PAGING-DEVICE", "FRAME-AMS-POOL-OVERCOMMIT", "FRAME-AMS-PAGING-VIOS-SINGLE", "FRAME-AMS-LEVELS",
+    "FRAME-AMD-LEVELS", "FRAME-SUSPEND-RS-DEVICE", "FRAME-SUSPEND-VIOS", "MEM-AMS-HYPERVISOR-PAGING",
+    "MEM-AMS-IO-ENTITLEMENT",
 }
 
 

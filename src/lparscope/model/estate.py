@@ -196,7 +196,7 @@ class Host:
     firmware: dict[str, Setting] = field(default_factory=dict)  # "system", "system_permanent", "service", device name ...
     system: Sourced | None = None  # prtconf / lsconf summary (model, serial, LPAR number and name)
     hcalls: list[Sourced] = field(default_factory=list)  # lparstat -H rows
-    memory_io: Series | None = None  # lparstat -m samples (AMS page-ins, I/O entitlement)
+    memory_io: Series | None = None  # lparstat -m / vmstat -h samples (AMS page-ins, loan, I/O entitlement)
     spurr: Series | None = None  # lparstat -E samples (actual vs frequency-normalised use)
     files: list[str] = field(default_factory=list)
     nmon: Any = None  # the NmonRecording read for this host, if any (time series for sizing and charts)

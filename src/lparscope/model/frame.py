@@ -32,6 +32,7 @@ from typing import Any
 
 from ..numbers import finite_float
 from .estate import Estate, Evidence, Host
+from .frame_memory import SharedMemoryPool, StorageDevice
 from .generation import generation_of
 from .hpt import FALLBACK_DIVISOR, hpt_divisor, hpt_mb
 
@@ -146,6 +147,10 @@ class FramePartition:
     mem_mode: str | None = None
     hpt_ratio: int | None = None  # divisor
     ame_factor: float | None = None
+    io_entitled_mb: int | None = None  # shared memory: I/O entitled memory (None with auto or unknown)
+    io_entitled_auto: bool | None = None
+    paging_vios: list[str] = field(default_factory=list)  # shared memory: primary, secondary paging VIOS
+    suspend_capable: bool | None = None
     profile_name: str | None = None
     profile: dict[str, str] = field(default_factory=dict)  # the current profile's attributes
     profile_evidence: dict[str, Evidence] = field(default_factory=dict)
@@ -162,6 +167,10 @@ class FramePartition:
     @property
     def is_vios(self) -> bool:
         return (self.env or "").lower() == "vioserver"
+
+    @property
+    def shared_memory(self) -> bool:
+        return (self.mem_mode or "").lower() == "shared"
 
     @property
     def shared(self) -> bool:
@@ -240,6 +249,8 @@ class Frame:
     seas: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "sea", attrs..., "evidence"}
     fc_ports: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "fc", "num_cmd_elems", "max_xfer_size", ...}
     vscsi_maps: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "vhost", "client_id", "vtd", "lun", "backing"}
+    mem_pool: SharedMemoryPool | None = None  # Active Memory Sharing (lshwres -r mempool)
+    rs_devices: list[StorageDevice] = field(default_factory=list)  # suspend/resume (lshwres -r rspool --rsubtype rsdev)
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     def ev(self, *names: str) -> list[Evidence]:
