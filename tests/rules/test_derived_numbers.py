@@ -23,6 +23,7 @@ def test_hpt_divisor_order():
     assert hpt_divisor(None, 128, 7, "aixlinux")[0] == 128
     assert hpt_divisor(None, None, 9, "aixlinux")[0] == 128 and hpt_divisor(None, None, 9, "os400")[0] == 64
     assert hpt_divisor(None, None, 7, "aixlinux")[0] == 64  # 000 §3.1: POWER7 and before
+    assert hpt_divisor(None, None, 9, "aixlinux", shared_memory=True)[0] == 64  # 000 §3.1: AMS partitions
     assert hpt_divisor(None, None, None, None, fallback=32)[0] == 32
     assert divisor_by_generation(None) is None
     assert hpt_mb(10752, 64) == 256  # rules-catalogue S4: 168 MB rounds up to 256 MB

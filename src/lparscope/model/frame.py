@@ -308,7 +308,7 @@ class Frame:
         """The HPT ratio of ``p`` on this frame (model/hpt.py): its own, the frame's default, the
         generation's, else ``fallback``; ``profile_ratio`` judges a profile's ratio instead of the running one."""
         return hpt_divisor(profile_ratio or p.hpt_ratio, self.default_hpt_ratio, generation_of(self.model),
-                           p.env, fallback)[0]
+                           p.env, fallback, shared_memory=(p.mem_mode or "").lower() == "shared")[0]
 
     def hpt_total(self, fallback: float = FALLBACK_DIVISOR) -> int:
         return sum(p.hpt(self.hpt_divisor(p, fallback)) or 0 for p in self.partitions.values())

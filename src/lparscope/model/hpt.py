@@ -1,7 +1,8 @@
 """The hardware page table (HPT): one computation every rule and view reads.
 
 The hypervisor reserves for each partition a page table of its MAXIMUM memory divided by the HPT
-ratio (000 §3.1: 1:64 on POWER5/6/7; from POWER7+ 1:128 for AIX and Linux, 1:64 for IBM i),
+ratio (000 §3.1: 1:64 on POWER5/6/7; from POWER7+ 1:128 for AIX and Linux, 1:64 for IBM i and
+partitions using Active Memory Sharing),
 allocated in a power-of-two size (rules-catalogue S4, MEM-03). The ratio used is, in this order:
 the partition's own (``curr_hpt_ratio`` / profile ``hpt_ratio``), the frame's default
 (``default_hpt_ratios``), the one the POWER generation and operating system imply, else the
@@ -23,24 +24,25 @@ def hpt_mb(max_memory_mb: float, divisor: float) -> int:
     return 2 ** max(0, math.ceil(math.log2(raw) - 1e-12))
 
 
-def divisor_by_generation(generation: float | None, env: str | None = None) -> int | None:
-    """The ratio a POWER generation gives: 128 for AIX/Linux from POWER7+, 64 for IBM i and older (000 §3.1)."""
+def divisor_by_generation(generation: float | None, env: str | None = None, shared_memory: bool = False) -> int | None:
+    """The ratio a POWER generation gives: 128 for AIX/Linux from POWER7+, 64 for IBM i, for partitions
+    using Active Memory Sharing and on older generations (000 §3.1)."""
     if generation is None:
         return None
-    if generation >= 7.5 and (env or "").lower() != "os400":
+    if generation >= 7.5 and (env or "").lower() != "os400" and not shared_memory:
         return 128
     return 64
 
 
 def hpt_divisor(partition_ratio: int | None = None, frame_default: int | None = None,
                 generation: float | None = None, env: str | None = None,
-                fallback: float = FALLBACK_DIVISOR) -> tuple[int, str]:
+                fallback: float = FALLBACK_DIVISOR, shared_memory: bool = False) -> tuple[int, str]:
     """(divisor, what it was taken from)."""
     if partition_ratio:
         return int(partition_ratio), "the partition's HPT ratio"
     if frame_default:
         return int(frame_default), "the frame's default HPT ratio"
-    by_gen = divisor_by_generation(generation, env)
+    by_gen = divisor_by_generation(generation, env, shared_memory)
     if by_gen:
         return by_gen, "the POWER generation's default"
     return int(fallback or FALLBACK_DIVISOR), "the configured default (hpt_ratio)"

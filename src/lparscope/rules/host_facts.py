@@ -51,7 +51,9 @@ def host_hpt_divisor(host: Host, fallback: float) -> tuple[int, str]:
         gen = generation_of(host.frame_model)
     else:
         gen = power_generation(host)[0]
-    return hpt_divisor(host.hpt_ratio, host.frame_hpt_ratio, gen, "vioserver" if host.is_vios else "aixlinux", fallback)
+    ams = bool(host.partition and (host.partition.memory_mode or "").lower().startswith("shared"))
+    return hpt_divisor(host.hpt_ratio, host.frame_hpt_ratio, gen, "vioserver" if host.is_vios else "aixlinux", fallback,
+                       shared_memory=ams)
 
 
 def aix_level(host: Host) -> tuple[tuple[int, int] | None, Evidence | None]:
