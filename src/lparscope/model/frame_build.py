@@ -17,6 +17,7 @@ from .frame_hmc import hmc_object, settle_profile
 from .frame_join import join_hosts
 from .frame_records import FrameSet, HmcItem, hmc_records, record_attrs, record_kind
 from .frame_scanner import scanner_row
+from .frame_scanner_usage import scanner_usage
 from .frame_util import keep_sample, settle_use
 
 
@@ -26,7 +27,10 @@ def build_frames(estate: Estate) -> dict[str, Frame]:
     for fr in frames.values():  # each joined host learns its frame's type-model (POWER generation)
         for p in fr.partitions.values():
             host = estate.hosts.get(p.host or "")
-            if host is not None and fr.model:
+            if host is None:
+                continue
+            host.frame_name, host.hpt_ratio, host.frame_hpt_ratio = fr.name, p.hpt_ratio, fr.default_hpt_ratio
+            if fr.model:
                 host.frame_model = fr.model
                 host.frame_model_evidence = fr.evidence.get("model")
     return frames
@@ -89,8 +93,9 @@ class Builder(FrameSet):
         for fr in self.frames.values():
             settle_profile(fr)
             self.pool_members(fr)
+        scanner_usage(self, [it for it in items if record_kind(it.rec) == "ScannerUsage"], names)
         self.frames = {n: f for n, f in self.frames.items()
-                       if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable}
+                       if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable or f.mem_use}
         self.estate.joins = join_hosts(self.estate, self.frames)
         for fr in self.frames.values():
             fr.vios_pairs = vios_pairs(self.estate, fr)
