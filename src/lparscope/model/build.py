@@ -165,6 +165,11 @@ def _entstat(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[i
         if s.device_type and not dev.description:
             dev.description = s.device_type
         dev.evidence = dev.evidence or Evidence(path, offset + s.line)
+        ec = getattr(s, "etherchannel", None)
+        if ec is not None:  # members and backup named by the summary belong to the aggregation
+            for member in [*ec.members, *([ec.backup_adapter] if ec.backup_adapter else [])]:
+                if re.fullmatch(r"ent\d+", member) and member != s.name:
+                    host.device(member).parent = host.device(member).parent or s.name
     return dropped
 
 
