@@ -173,6 +173,28 @@ def _entstat(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[i
     return dropped
 
 
+@_applies("netstat-s")
+def _netstat_s(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        if type(r).__name__ == "NetstatSummary":  # the per-protocol sections stay in host.records
+            host.protocol_stats = Sourced(r, path, offset)
+
+
+@_applies("vnicstat")
+def _vnicstat(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]]:
+    dropped = []
+    for r in parsed.records:
+        if not r.name:
+            dropped.append((r.line, "vNIC server statistics not attached: the output names no vNIC server"))
+            continue
+        host.vnic_servers[r.name] = Sourced(r, path, offset)
+        if r.backing_device:
+            host.device(r.backing_device).parent = host.device(r.backing_device).parent or r.name
+    if host.vnic_servers:
+        host.role_reasons.append(f"vnicstat output: serves vNIC clients ({path})")
+    return dropped
+
+
 @_applies("tunables")
 def _tunables(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     for t in parsed.records:

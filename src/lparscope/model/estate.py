@@ -198,6 +198,8 @@ class Host:
     hcalls: list[Sourced] = field(default_factory=list)  # lparstat -H rows
     memory_io: Series | None = None  # lparstat -m samples (AMS page-ins, I/O entitlement)
     spurr: Series | None = None  # lparstat -E samples (actual vs frequency-normalised use)
+    protocol_stats: Sourced | None = None  # netstat -s counters read by name (NetstatSummary), the last read
+    vnic_servers: dict[str, Sourced] = field(default_factory=dict)  # vnicstat, by vNIC server (vnicserverN)
     files: list[str] = field(default_factory=list)
     nmon: Any = None  # the NmonRecording read for this host, if any (time series for sizing and charts)
     nmon_path: str | None = None  # where that recording was read from, for evidence
