@@ -124,6 +124,12 @@ def _lparstat_mem(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     host.memory_io = _series(host.memory_io, parsed, path, offset, lambda r: dict(r.values))
 
 
+@_applies("vmstat-h")
+def _vmstat_hyp(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    """vmstat -h rows join the lparstat -m samples: both give hpi / hpit / pmem (AMS)."""
+    host.memory_io = _series(host.memory_io, parsed, path, offset, lambda r: dict(r.values))
+
+
 @_applies("lparstat-E")
 def _lparstat_spurr(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     def row(r):  # type: ignore[no-untyped-def]

@@ -196,7 +196,7 @@ class Host:
     firmware: dict[str, Setting] = field(default_factory=dict)  # "system", "system_permanent", "service", device name ...
     system: Sourced | None = None  # prtconf / lsconf summary (model, serial, LPAR number and name)
     hcalls: list[Sourced] = field(default_factory=list)  # lparstat -H rows
-    memory_io: Series | None = None  # lparstat -m samples (AMS page-ins, I/O entitlement)
+    memory_io: Series | None = None  # lparstat -m / vmstat -h samples (AMS page-ins, loan, I/O entitlement)
     spurr: Series | None = None  # lparstat -E samples (actual vs frequency-normalised use)
     protocol_stats: Sourced | None = None  # netstat -s counters read by name (NetstatSummary), the last read
     vnic_servers: dict[str, Sourced] = field(default_factory=dict)  # vnicstat, by vNIC server (vnicserverN)
@@ -248,6 +248,8 @@ class Estate:
     inputs: list[InputStatus] = field(default_factory=list)
     # Managed systems seen through HMC data (lparscope.model.frame.Frame), by system name.
     frames: dict[str, Any] = field(default_factory=dict)
+    # How each host was joined to a partition of the HMC data, or why not (model/frame_join.JoinNote).
+    joins: list[Any] = field(default_factory=list)
 
     def host(self, name: str) -> Host:
         if name not in self.hosts:

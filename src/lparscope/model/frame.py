@@ -10,10 +10,10 @@ and returns one :class:`Frame` per managed system, by system name:
   profile's values beside them, virtual Ethernet / vSCSI / vFC adapters with their slot pairs,
   measured use from ``lslparutil`` samples;
 - the join: ``FramePartition.host`` names the :class:`~lparscope.model.estate.Host` analysed from
-  the partition's own outputs. A host is joined by its ``lparstat -i`` Partition Name, else by its
-  host (node) name, else by partition number plus the frame serial read from its virtual adapter
-  location codes (``U9009.42A.784C1D0-V3-C10``), else by partition number alone when the estate
-  holds one frame only;
+  the partition's own outputs, ``FramePartition.join`` the evidence it was joined on: partition
+  name, node name, or frame serial and partition id, never a partition number alone (see
+  ``model/frame_join.py``; each host's outcome, joins refused or ambiguous included, is in
+  ``Estate.joins``);
 - VIOS pairs: two VIOS of a frame with server adapters (HMC vSCSI / vFC slot pairs, or the
   VIOS's own ``lsmap`` client ids) toward a common client.
 
@@ -33,6 +33,7 @@ from typing import Any
 
 from ..numbers import finite_float
 from .estate import Estate, Evidence, Host
+from .frame_memory import SharedMemoryPool, StorageDevice
 
 HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner")
 
@@ -153,6 +154,10 @@ class FramePartition:
     mem_mode: str | None = None
     hpt_ratio: int | None = None  # divisor
     ame_factor: float | None = None
+    io_entitled_mb: int | None = None  # shared memory: I/O entitled memory (None with auto or unknown)
+    io_entitled_auto: bool | None = None
+    paging_vios: list[str] = field(default_factory=list)  # shared memory: primary, secondary paging VIOS
+    suspend_capable: bool | None = None
     profile_name: str | None = None
     profile: dict[str, str] = field(default_factory=dict)  # the current profile's attributes
     profile_evidence: dict[str, Evidence] = field(default_factory=dict)
@@ -169,6 +174,10 @@ class FramePartition:
     @property
     def is_vios(self) -> bool:
         return (self.env or "").lower() == "vioserver"
+
+    @property
+    def shared_memory(self) -> bool:
+        return (self.mem_mode or "").lower() == "shared"
 
     @property
     def shared(self) -> bool:
@@ -247,6 +256,8 @@ class Frame:
     seas: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "sea", attrs..., "evidence"}
     fc_ports: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "fc", "num_cmd_elems", "max_xfer_size", ...}
     vscsi_maps: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "vhost", "client_id", "vtd", "lun", "backing"}
+    mem_pool: SharedMemoryPool | None = None  # Active Memory Sharing (lshwres -r mempool)
+    rs_devices: list[StorageDevice] = field(default_factory=list)  # suspend/resume (lshwres -r rspool --rsubtype rsdev)
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     def ev(self, *names: str) -> list[Evidence]:

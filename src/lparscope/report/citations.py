@@ -92,6 +92,8 @@ _DOCS = {  # short keys for documents several catalogue entries rely on
     "fcstat-cmd": ("IBM AIX 7.2 documentation: fcstat command", "https://www.ibm.com/support/knowledgecenter/ssw_aix_72/f_commands/fcstat.html"),
     "paging-tips": ('IBM technote: "Paging Space Tips on AIX 5.3 or above"', "http://www-01.ibm.com/support/docview.wss?uid=isg3T1012693"),
     "aix4admins-mpio": ("aix4admins: MPIO (path count per LUN)", "http://aix4admins.blogspot.com/2011/05/mpio-included-as-part-of-aix-at-no.html"),
+    "ams-mag": ('IBM Systems Magazine: "Improve Memory Utilization With the PowerVM AMS Feature"',
+                "http://archive.ibmsystemsmag.com/aix/administrator/virtualization/ams_powervm/"),
     "griffiths-ame": ('N. Griffiths (IBM): "AIX Active Memory Expansion (AME)"', "https://www.ibm.com/support/pages/aix-active-memory-expansion-ame"),
 }
 
@@ -108,6 +110,7 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "MEM-02": ("p10-memory",), "MEM-03": ("heyrman", "best-practices", "i5-lpar"), "MEM-04": ("heyrman",),
     "MEM-06": ("lynch-paging", "aix-minfree"), "MEM-07": ("aix-minfree",), "MEM-08": ("pgspace",), "MEM-09": ("lynch-paging", "paging-tips"),
     "MEM-13": ("aix-vmo",),
+    "AMS-01": ("ams-mag", "sg248079"), "AMS-02": ("p750",),
     "AME-02": ("ame-perf", "p750"), "AME-03": ("ame-doc",), "AME-05": ("griffiths-ame",),
     "NET-01": ("aix-isno",), "NET-02": ("aix-no", "plso"), "NET-03": ("aix43-udp", "aix-no"), "NET-04": ("aix-no", "sea-stats"),
     "NET-05": ("aix-nodelayack", "aix-nagle"), "NET-06": ("plso", "largesend", "mcnelly-net"),

@@ -50,7 +50,7 @@ def _pool_table(estate: Estate, fr: Frame) -> list[dict[str, Any]]:
             if (peak is None) and h is not None and h.cpu is not None and h.cpu.values("physc"):
                 v = h.cpu.values("physc")
                 peak, mean, src = max(v), sum(v) / len(v), "lparstat"
-            rows.append({"partition": p.name, "host": p.host, "vios": p.is_vios, "sharing_mode": p.sharing_mode,
+            rows.append({"partition": p.name, "host": p.host, "join": p.join, "vios": p.is_vios, "sharing_mode": p.sharing_mode,
                          "ec": p.ec, "vps": p.vps, "weight": p.weight, "measured_mean": _num(mean),
                          "measured_peak": _num(peak), "measured_from": src})
         out.append({"id": pid, "name": (pool.name if pool and pool.name else ("DefaultPool" if pid == 0 else None)),

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...model.estate import Estate, Evidence, Host
+from ...model.frame import frame_of_host
+from ...model.frame_join import host_facts, same_serial
 from ..changes import MS, chdev_padmin
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
@@ -68,11 +70,24 @@ def pairs(estate: Estate) -> list[tuple[Host, Host, list[Client]]]:
     return out
 
 
-def _client_names(estate: Estate, frame: str | None, ids: list[int], maps: list[Any]) -> dict[int, str]:
+def _client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[Any]) -> dict[int, str]:
+    """Names for client partition ids: lsmap's own client name, else the host joined (on evidence) to
+    that id's partition of the VIOS's frame, else the one host whose frame serial and partition number
+    are the client's. Never a partition number alone: the same number names a partition on every frame."""
     names = {m.client_id: m.client_name for m in maps if getattr(m, "client_name", None)}
-    for h in estate.hosts.values():
-        if h.partition and h.partition.number in ids and h.partition.number not in names and not h.is_vios:
-            names[h.partition.number] = h.name
+    joined = frame_of_host(estate, vios.name)
+    for frame, cid in clients:
+        if cid in names:
+            continue
+        p = joined[0].by_id(cid) if joined is not None else None
+        if p is not None and p.host:
+            names[cid] = p.host
+            continue
+        serial = frame.rsplit(".", 1)[-1] if frame else None
+        hits = [h.name for h in estate.hosts.values() if not h.is_vios and serial
+                and host_facts(h).number == cid and same_serial(host_facts(h).serial, serial)]
+        if len(hits) == 1:
+            names[cid] = hits[0]
     return names
 
 
@@ -101,7 +116,7 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 continue
             ids = sorted({c[1] for c in alone})
             maps = [m for ms in alone.values() for m in ms]
-            names = _client_names(estate, None, ids, maps)
+            names = _client_names(estate, h, sorted(alone, key=lambda c: (c[0] or '', c[1])), maps)
             who = ", ".join(f"{i} ({names[i]})" if i in names else str(i) for i in ids)
             known = bool(others)
             note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output is in the data: "
