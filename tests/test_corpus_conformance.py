@@ -48,7 +48,7 @@ EXPECTED = [
     (r"^lsconf", "prtconf"),
     (r"^df ", "df"),
     (r"^ioslevel/oslevel", None),  # mixed pastes: must not fail; kinds vary
-    (r"^lssea/lsseasV4", None),
+    (r"^lssea/lsseasV4", "lssea"),  # the SEA report part; the rest of the file is other commands
 ]
 
 

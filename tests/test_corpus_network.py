@@ -29,3 +29,17 @@ def test_real_8023ad_aggregate_summary_and_receive_errors(tmp_path: Path) -> Non
     assert len(found) == 1 and found[0].subject == "ent10"
     assert "rx errors 116277" in found[0].message and "26.283% of 442398" in found[0].message
     assert any("adapter_names" in c for c in found[0].fix.root)  # members unknown: how to find them
+
+
+LSSEA = sorted((CORPUS / "other" / "vios_lssea").glob("lssea_*.log"))
+
+
+@pytest.mark.skipif(not LSSEA, reason="no lssea reports in the corpus")
+def test_real_lssea_reports_show_ports_without_lacp_partner(tmp_path: Path) -> None:
+    for log in LSSEA:
+        shutil.copy(log, tmp_path / log.name)
+    found = {f.host: f for f in analyze([str(tmp_path)]).findings if f.rule.id == "NET-LAGG-LACP-PORT"}
+    assert sorted(found) == [p.stem.split("_", 1)[1] for p in LSSEA]  # P10VIOF041A ... each VIOS
+    for f in found.values():
+        assert f.subject == "ent16" and "2 of 4 member port(s)" in f.message
+        assert "ent1: no LACP partner" in f.message and "ent5: no LACP partner" in f.message

@@ -88,3 +88,16 @@ def test_from_entstat_output_to_findings(tmp_path):
     assert any(e.line == 221 for e in lacp.evidence)  # ent1's "Partner System: 00-00-00-00-00-00"
     # the two ports LACP left out carry nothing: the transmit spread is judged over the two that aggregate
     assert not [f for f in a.findings if f.rule.id == aggregation.lagg_tx_spread.rule.id]
+
+
+def test_from_an_lssea_report(tmp_path):
+    shutil.copy(FIX.parent / "lssea" / "vios3b_lsseas_report.log", tmp_path / "vios3b_lssea.log")
+    a = analyze([str(tmp_path)])
+    h = a.estate.hosts["vios3b"]
+    assert h.role == "vios" and h.devices["ent8"].cls == "etherchannel" and h.devices["ent3"].parent == "ent8"
+    (f,) = [f for f in a.findings if f.rule.id == "NET-LAGG-LACP-PORT"]
+    assert f.subject == "ent8" and "1 of 2 member port(s)" in f.message
+    assert "ent3: actor OUT_OF_SYNC, partner OUT_OF_SYNC" in f.message and "does not match" in f.message
+    assert [e.line for e in f.evidence][:1] == [23]
+    # the report prints the aggregation's attributes: its hash mode is judged as lsattr's would be
+    assert any(g.rule.id == "NET-LAGG-MODE" and g.subject == "ent8" for g in a.findings)

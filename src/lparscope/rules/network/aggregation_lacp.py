@@ -33,7 +33,27 @@ def is_8023ad(ec: Device) -> bool:
 
 
 def _lacp(dev: Device | None) -> object | None:
-    return getattr(dev.stats, "lacp", None) if dev is not None and dev.stats is not None else None
+    """The member port's LACP state: the model's (entstat or lssea), else its entstat record's."""
+    if dev is None:
+        return None
+    if dev.lacp is not None:
+        return dev.lacp.record
+    return getattr(dev.stats, "lacp", None) if dev.stats is not None else None
+
+
+def _lacp_ev(dev: Device) -> list[Evidence]:
+    """Where the port's partner system and synchronization states were read."""
+    src = dev.lacp
+    if src is None:
+        return dev.stat_ev(*(f"lacp_port.{k}" for k in _LACP_KEYS))
+    st = src.record
+    found: dict[int, str] = {}
+    for who, side, attrs in (("partner", st.partner, ("system", "synchronization")),
+                             ("actor", st.actor, ("synchronization", "distributing"))):
+        for a in attrs:
+            if a in side.lines:
+                found.setdefault(side.lines[a], f"{dev.name} {who} {a}")
+    return [Evidence(src.path, src.offset + line, what) for line, what in sorted(found.items())]
 
 
 def _port_problems(lacp: object) -> list[str]:
@@ -67,7 +87,8 @@ _LACP_KEYS = ("Partner System", "Actor State / Synchronization", "Partner State 
     source=f"{S001} (Link Aggregation Configuration: mode 8023ad when the network admin configures LACP); "
            "003_034cc79c9b4ed950.txt (Considerations for Link Aggregation); rules-catalogue NET-11",
     rationale="""mode=8023ad only works when the switch ports form an LACP group with the same ports: LACP
-    negotiates which ports carry traffic. entstat's IEEE 802.3ad Port Statistics show it per member:
+    negotiates which ports carry traffic. entstat's IEEE 802.3ad Port Statistics (or an lssea report's
+    actor_sync / partner_sync columns) show it per member:
     Synchronization IN_SYNC, Collecting and Distributing Enabled when the port is in the aggregation. A
     partner system of all zeroes means the switch port never answered with LACPDUs (no LACP group on the
     switch, or a static channel); OUT_OF_SYNC means the two ends disagree on the group (keys or ports).
@@ -95,7 +116,7 @@ def lagg_lacp_port(host: Host, cfg: Config) -> Iterator[Finding]:
         detail = "; ".join(f"{d.name}: {', '.join(p)}" for d, p in bad)
         evidence: list[Evidence] = []
         for d, _ in bad:
-            evidence += d.stat_ev(*(f"lacp_port.{k}" for k in _LACP_KEYS))
+            evidence += _lacp_ev(d)
         evidence += ec.stat_ev("aggregation_status") + ec.attr_ev("mode")
         no_partner = any("no LACP partner" in p for _, ps in bad for p in ps)
         switch = ("configure the switch ports of " + ", ".join(names) + " as members of the same LACP (802.3ad) "
