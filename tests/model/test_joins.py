@@ -215,3 +215,29 @@ def test_flat_folder_of_host_prefixed_files_one_host_per_prefix_joined_on_eviden
     joins = {j["host"]: (j["status"], j["partition"], j["basis"]) for j in rep["joins"]}
     assert joins == {"aix1": ("joined", "AIX1", "partition name"), "aix2": ("joined", "aix2", "node name"),
                      "vios1": ("joined", "vios1", "node name"), "aix9": ("refused", None, None)}  # db9 is id 9
+
+
+def _nmon(path: Path, host: str, serial: str, lpar: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        "AAA,progname,topas_nmon\nAAA,command,/usr/bin/topas_nmon -f -s 300 -c 2\nAAA,version,TOPAS-NMON\n"
+        f"AAA,host,{host}\nAAA,user,root\nAAA,OS,Linux,7.2.5.0\nAAA,runname,{host}\nAAA,time,10:00:00\n"
+        "AAA,date,20-NOV-2026\nAAA,interval,300\nAAA,snapshots,2\n"
+        f"AAA,SerialNumber,{serial}\nAAA,LPARNumberName,{lpar}\nAAA,MachineType,IBM,9009-22A\n"
+        "CPU_ALL,CPU Total aix,User%,Sys%,Wait%,Idle%,Busy,PhysicalCPUs\n"
+        "ZZZZ,T0001,10:00:00,20-NOV-2026\nCPU_ALL,T0001,10.0,5.0,0.0,85.0,,4\n"
+        "ZZZZ,T0002,10:05:00,20-NOV-2026\nCPU_ALL,T0002,12.0,5.0,0.0,83.0,,4\n")
+
+
+def test_nmon_header_gives_partition_name_number_and_serial(tmp_path):
+    _hmc(tmp_path, {"frameA": [("anon1", 7, "aixlinux")], "frameB": [("LPAR_N5", 5, "aixlinux"), ("n6", 6, "aixlinux")]})
+    _nmon(tmp_path / "nmon" / "nmonhost_261120_1000.nmon", "nmonhost", "7B22222", "5,LPAR_N5")
+    _nmon(tmp_path / "nmon" / "web6_261120_1000.nmon", "web6", "IBM,027B22222", "6,web6_renamed")
+    # an anonymised header tells nothing: it must not contradict the node name
+    _nmon(tmp_path / "nmon" / "anon1_261120_1000.nmon", "anon1", "<Serial Number>", "7,<LPAR Number>")
+    est, notes = _estate(tmp_path)
+    assert _joined(est) == {"nmonhost": ("frameB", "LPAR_N5", "partition name"),
+                            "web6": ("frameB", "n6", "frame serial and partition id"),
+                            "anon1": ("frameA", "anon1", "node name")}
+    ev = notes["nmonhost"].evidence[0]
+    assert ev.path.endswith("nmonhost_261120_1000.nmon") and ev.line == 13 and "LPARNumberName" in ev.excerpt

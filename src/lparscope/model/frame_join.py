@@ -7,8 +7,10 @@ A host is joined to a frame partition only on evidence, and the basis is kept on
   ``prtconf`` LPAR Info) is the HMC partition name;
 - ``node name``: the host's name (its node name) is the HMC partition name, case aside;
 - ``frame serial and partition id``: the host's frame serial (``prtconf`` Machine Serial Number,
-  ``lsattr -El sys0`` systemid, or the serial in a virtual adapter location code
-  ``U9009.42A.784C1D0-V3-C10``) is the frame's serial, and its partition number is the partition id.
+  ``lsattr -El sys0`` systemid, the serial in a virtual adapter location code
+  ``U9009.42A.784C1D0-V3-C10``, or an nmon recording's ``AAA,SerialNumber``) is the frame's
+  serial, and its partition number (``lparstat -i``, ``prtconf`` LPAR Info, nmon
+  ``AAA,LPARNumberName``) is the partition id.
 
 A partition number alone is never evidence: every frame numbers its partitions from 1, so the
 same number names unrelated partitions on every frame (even when the data holds one frame only:
@@ -26,6 +28,7 @@ listed with its candidates, none joined.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .estate import Estate, Evidence, Host
@@ -97,7 +100,37 @@ def host_facts(h: Host) -> HostFacts:
         ev = _physloc_evidence(h)
         if f.serial and ev is not None:
             f.evidence["serial"] = ev
+    _nmon_facts(h, f)
+    if not _plausible_serial(f.serial):  # an anonymised "<Serial Number>" tells nothing
+        f.serial = None
+        f.evidence.pop("serial", None)
+    if f.name and f.name.startswith("<"):
+        f.name = None
+        f.evidence.pop("name", None)
     return f
+
+
+def _nmon_facts(h: Host, f: HostFacts) -> None:
+    """An nmon recording's header: ``AAA,SerialNumber,784C1D0`` and ``AAA,LPARNumberName,3,aix1``."""
+    rec = h.nmon
+    header = getattr(rec, "header", None) or {}
+    lines = getattr(rec, "header_lines", None) or {}
+    path = h.nmon_path or ""
+
+    def ev(key: str) -> Evidence:
+        return Evidence(path, lines.get(key, 1), f"AAA,{key},{header.get(key, '')}")
+
+    if f.serial is None and header.get("SerialNumber"):
+        f.serial, f.evidence["serial"] = header["SerialNumber"].strip(), ev("SerialNumber")
+    number, _, name = (header.get("LPARNumberName") or "").partition(",")
+    if f.number is None and number.strip().isdigit():
+        f.number, f.evidence["number"] = int(number), ev("LPARNumberName")
+    if f.name is None and name.strip():
+        f.name, f.evidence["name"] = name.strip(), ev("LPARNumberName")
+
+
+def _plausible_serial(s: str | None) -> bool:
+    return bool(s) and re.fullmatch(r"[A-Z0-9]{5,12}", _serial_key(s or "")) is not None
 
 
 def _physloc_evidence(h: Host) -> Evidence | None:
