@@ -53,7 +53,7 @@ def test_coloured_collection_each_output_read_with_file_lines():
 def test_titled_sections_of_a_collection_script():
     text = (FIX / "vios7a_lssea_titled.log").read_text()
     segs = split_and_classify(text)
-    assert [(s.start, s.kind) for s in segs] == [(1, None), (6, "lsmcode"), (10, "lscfg"), (25, "fcstat")]
+    assert [(s.start, s.kind) for s in segs] == [(1, None), (6, "lsmcode"), (10, "lscfg"), (25, "fcstat"), (35, "lssea")]
     estate, _ = read_estate(collect([str(FIX / "vios7a_lssea_titled.log")]))
     (host,) = estate.hosts.values()
     assert host.firmware["system_permanent"].value == "MH1060_076" and host.firmware["system"].evidence.line == 6
