@@ -122,6 +122,8 @@ def _rebuild(estate: Estate, f: Any, new: list[ProposedChange], skipped: list[st
         for k in ("root", "padmin", "hmc"):
             getattr(block, k).extend(keep[k])
     getattr(fix, form).extend(f"# not planned: {why}" for why in skipped)
+    if not new and not undo:
+        getattr(undo, form).append("# nothing to undo: the plan makes none of this finding's changes")
     fix.changes = list(new)
     f.fix, f.rollback = fix, undo
 
