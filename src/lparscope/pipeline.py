@@ -195,6 +195,8 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
                 warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
                 if parsed.records:
                     warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))
+                elif not parsed.warnings:  # never dropped without a word
+                    warnings.append((where, f"BBBP {command}: read as {seg.kind}, but no records found in it"))
             except Exception as exc:  # a parser or model bug must not end the run
                 warnings.append((where, f"BBBP output of '{command}': internal error: {describe(exc)}"))
     if unread:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -116,6 +117,8 @@ def _variants() -> dict[str, bytes]:
         "blank_lines": d.replace(b"\nZZZZ", b"\n\n  \nZZZZ"),
         "utf8": d + "UARG,T0003,1,1,cmd,1,usér,grp,/bin/é x,y\n".encode(),
         "empty_fields": d + b"ZZZZ,T0004,00:20:01,04-MAR-2024\nCPU01,T0004\nCPU02,T0004,\nMEM,T0004,,,,\n",
+        "time_only": re.sub(rb"(?m)^(ZZZZ,T\d+,[\d:]+),.*$", rb"\1", d) + b"ZZZZ,T0004,00:00:05\n",
+        "time_only_no_date": re.sub(rb"(?m)^(ZZZZ,T\d+,[\d:]+),.*$", rb"\1", d).replace(b"AAA,date,", b"AAA,day,"),
     }
 
 

@@ -6,8 +6,18 @@ has tens of thousands of them but only a few distinct dates, so each date is par
 int64 array and become ``datetime64`` / ``datetime`` values in bulk (no regex and no
 ``datetime`` per line). Other spellings (``10:24.25``, ISO dates) take the general path.
 
+Classic nmon (nmon for AIX 5.x/6.x, old Linux nmon) may write the time alone
+(``ZZZZ,T0001,23:50:03``): the day then comes from the header (``AAA,date,11-FEB-09``) and moves
+on by one each time the clock goes back past midnight (from the header's ``AAA,time`` on, so a
+recording started at 23:58 whose first snapshot is at 00:08 is dated the next day). A step back
+of up to two hours (a clock put back, daylight saving time ends) stays on the same day. Dates
+are read as ``10-FEB-2016`` / ``10-Feb-16``, ``2016-02-10``, ``2016/02/10``, ``20160210``,
+``10 FEB 2016``, ``FEB 10 2016`` and ``10/02/2016`` when the order of day and month is not in
+doubt (a day above 12); a two-digit year is 19xx from 70 on, else 20xx.
+
 Tolerance (each a capped warning with its line): no snapshot number, an unreadable time,
-a snapshot seen again (the last one is kept), a snapshot out of order (rows are sorted).
+a snapshot seen again (the last one is kept), a snapshot out of order (rows are sorted),
+times without a date in a file whose header has none either (one warning, times unknown).
 """
 
 from __future__ import annotations
@@ -20,26 +30,44 @@ import numpy as np
 
 _T_RE = re.compile(r"^T(\d+)$")
 _HMS_RE = re.compile(r"^(\d{1,2})[:.](\d{2})[:.](\d{2})")
-_DMY_RE = re.compile(r"^(\d{1,2})-([A-Za-z]{3})-(\d{2,4})$")
-_ISO_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_DMY_RE = re.compile(r"^(\d{1,2})[- ]([A-Za-z]{3})[A-Za-z]*[- ,]+(\d{2}|\d{4})$")
+_MDY_RE = re.compile(r"^([A-Za-z]{3})[A-Za-z]*[- ]+(\d{1,2}),?[- ]+(\d{4})$")
+_YMD_RE = re.compile(r"^(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})$")
+_NUM_RE = re.compile(r"^(\d{1,2})[/.](\d{1,2})[/.](\d{2}|\d{4})$")
 _MONTHS = {m: i + 1 for i, m in enumerate("JAN FEB MAR APR MAY JUN JUL AUG SEP OCT NOV DEC".split())}
 _EPOCH_DAY = datetime(1970, 1, 1).toordinal()
+_CLOCK_BACK = 2 * 3600  # a step back of at most this many seconds is a clock change, not a new day
+
+
+def _year(text: str) -> int:
+    year = int(text)
+    if year < 100:
+        year += 1900 if year >= 70 else 2000
+    return year
 
 
 def _day(date: str) -> int | None:
-    """'10-FEB-2016' (or '2016-02-10') -> days since 1970-01-01; None when it is not a date."""
-    d = _DMY_RE.match(date)
+    """'10-FEB-2016' (or another spelling, see the module) -> days since 1970-01-01; None when not a date."""
+    date = date.strip()
     try:
+        d = _DMY_RE.match(date)
         if d:
-            year = int(d.group(3))
-            year += 2000 if year < 100 else 0
-            return datetime(year, _MONTHS[d.group(2).upper()], int(d.group(1))).toordinal() - _EPOCH_DAY
-        d2 = _ISO_RE.match(date)
-        if d2:
-            return datetime(int(d2.group(1)), int(d2.group(2)), int(d2.group(3))).toordinal() - _EPOCH_DAY
+            ymd = (_year(d.group(3)), _MONTHS[d.group(2).upper()], int(d.group(1)))
+        elif (d := _MDY_RE.match(date)) is not None:
+            ymd = (int(d.group(3)), _MONTHS[d.group(1).upper()], int(d.group(2)))
+        elif (d := _YMD_RE.match(date)) is not None:
+            ymd = (int(d.group(1)), int(d.group(2)), int(d.group(3)))
+        elif (d := _NUM_RE.match(date)) is not None:
+            a, b = int(d.group(1)), int(d.group(2))
+            if a <= 12 and b <= 12 and a != b:
+                return None  # 03/04/2009: day and month cannot be told apart
+            day, month = (a, b) if a > 12 or a == b else (b, a)
+            ymd = (_year(d.group(3)), month, day)
+        else:
+            return None
+        return datetime(*ymd).toordinal() - _EPOCH_DAY
     except (KeyError, ValueError):
         return None
-    return None
 
 
 def _seconds_of_day(hms: str) -> int | None:
@@ -66,14 +94,21 @@ class Snapshots:
     def add(self, line: int, parts: list[str]) -> None:
         self.pending.append((line, parts))
 
-    def resolve(self, warn: Callable[..., None], zone: tzinfo | None
+    def resolve(self, warn: Callable[..., None], zone: tzinfo | None, header: dict[str, str] | None = None
                 ) -> tuple[dict[str, datetime], np.ndarray, np.ndarray]:
-        """(times by token "T0001", sorted snapshot numbers, their times as UTC-or-naive datetime64[s])."""
+        """(times by token "T0001", sorted snapshot numbers, their times as UTC-or-naive datetime64[s]).
+
+        ``header`` (the AAA fields) gives the day of ZZZZ lines that carry only a time.
+        """
         days: dict[str, int | None] = {}
         seen_line: dict[int, int] = {}  # snapshot -> line of its (last) ZZZZ
         secs: dict[int, int] = {}  # snapshot -> local seconds since the epoch
         order: dict[str, int] = {}  # token -> snapshot, in first-seen order (as a dict keeps it)
         last = -1
+        header = header or {}
+        day_now = _day(header.get("date", ""))  # the day of the last time read (for times without a date)
+        sod_now = _seconds_of_day(header.get("time", "").strip()) if day_now is not None else None
+        undated = 0
         for line, parts in self.pending:
             token = parts[1].strip() if len(parts) > 1 else ""
             m = _T_RE.match(token)
@@ -83,11 +118,23 @@ class Snapshots:
             snap = int(m.group(1))
             hms = parts[2].strip() if len(parts) > 2 else ""
             date = parts[3].strip() if len(parts) > 3 else ""
-            day = days[date] if date in days else days.setdefault(date, _day(date))
             sod = _seconds_of_day(hms)
+            if not date and sod is not None:  # classic nmon: the time alone
+                if day_now is None:
+                    undated += 1
+                    if undated == 1:
+                        warn(line, f"ZZZZ {token}: the time has no date and the header has no AAA,date "
+                                   "(or not one that can be read): snapshot times unknown")
+                    continue
+                if sod_now is not None and sod < sod_now - _CLOCK_BACK:
+                    day_now += 1  # past midnight
+                day = day_now
+            else:
+                day = days[date] if date in days else days.setdefault(date, _day(date))
             if day is None or sod is None:
                 warn(line, f"ZZZZ {token}: unreadable time {','.join(parts[2:4])!r}", kind="zzzz")
                 continue
+            day_now, sod_now = day, sod
             if snap in seen_line:
                 warn(line, f"snapshot {token} appears again (first at line {seen_line[snap]}): "
                            "the last one is kept", kind="dupsnap")

@@ -19,7 +19,7 @@ class Tables(ReaderState):
 
     def finish(self) -> None:
         rec = self.rec
-        rec.times, snap_keys, snap_vals = self.snapshots.resolve(self.warn, self.zone)
+        rec.times, snap_keys, snap_vals = self.snapshots.resolve(self.warn, self.zone, rec.header)
         # Tables in the order of the file (a section's header, or its first row without one).
         for sec in sorted(self.by_id, key=lambda s: (s.first_line or s.first_row or 1 << 62, s.sid)):
             table = self._table(sec, snap_keys, snap_vals)

@@ -51,6 +51,9 @@ def _cut_long_lines(lines: list[str]) -> dict[int, str]:
 
 
 def _kinds_for_command(command: str, registry: dict[str, ModuleType]) -> list[str]:
+    # "/usr/sbin/lsattr -El sys0" (a full path, as classic nmon's BBBP lines have it) is "lsattr -El sys0"
+    head, sep, rest = command.partition(" ")
+    command = head.rsplit("/", 1)[-1] + sep + rest
     return [k for k, mod in registry.items() if any(re.search(p, command) for p in getattr(mod, "COMMANDS", []))]
 
 
