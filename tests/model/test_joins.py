@@ -191,6 +191,15 @@ def test_reports_show_the_basis_and_list_the_joins_not_made(tmp_path):
     assert "joins: 1 host(s) joined to frame partitions (1 by partition name); 1 refused or ambiguous" in res.output
     assert any(line.strip().startswith("refused") and "lonely" in line for line in res.output.splitlines())
     assert json.loads((tmp_path / "r.json").read_text())["joins"] == rep["joins"]
+    import openpyxl
+
+    from lparscope.report.frame import export_xlsx
+
+    export_xlsx(rep, tmp_path / "r.xlsx")
+    ws = openpyxl.load_workbook(tmp_path / "r.xlsx")["Joins"]
+    rows = [[c.value for c in r] for r in ws.iter_rows()]
+    assert rows[0][:5] == ["host", "status", "frame", "partition", "basis"]
+    assert ["lonely", "refused", None, None, None, "frameA/app2 (id 2)"] == rows[2][:6]
 
 
 def test_flat_folder_of_host_prefixed_files_one_host_per_prefix_joined_on_evidence(tmp_path):
