@@ -250,3 +250,13 @@ def test_nmon_header_gives_partition_name_number_and_serial(tmp_path):
                             "anon1": ("frameA", "anon1", "node name")}
     ev = notes["nmonhost"].evidence[0]
     assert ev.path.endswith("nmonhost_261120_1000.nmon") and ev.line == 13 and "LPARNumberName" in ev.excerpt
+
+
+def test_plan_does_not_guess_the_frame_of_an_ambiguous_host(tmp_path):
+    from lparscope.plan.names import locate
+
+    _hmc(tmp_path, {"frameA": [("dup", 7, "aixlinux")], "frameB": [("dup", 9, "aixlinux")]})
+    _host(tmp_path, "dup", oslevel=True)
+    est, _ = _estate(tmp_path)
+    assert locate(est, "dup", "dup") == (None, None)
+    assert locate(est, "dup", "dup", "frameB")[0].name == "frameB"  # a frame named by the change narrows it
