@@ -104,10 +104,41 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], view: View,
     out.add("findings: ", (f"{c['critical']} critical", "critical"), ", ", (f"{c['warning']} warning", "warning"),
             ", ", (f"{c['info']} info", "info"), f" ({len({f.get('host') for f in findings})} hosts, partitions or frames concerned)"
             + (f"  (filtered: {'; '.join(filt)})" if filt else ""))
+    _joins(report, out)
     plan = report.get("plan")
     headline = plan.get("headline") if isinstance(plan, dict) else None
     if headline:
         out.add(("plan: ", "head"), str(headline))
+
+
+JOINS_SHOWN = 8  # refused or ambiguous joins listed in the summary (all of them: --inputs, HTML, JSON "joins")
+
+
+def _joins(report: dict[str, Any], out: _Lines, every: bool = False) -> None:
+    """Hosts joined to partitions of the HMC data, by basis; joins refused or ambiguous as warnings."""
+    joins = [j for j in report.get("joins") or [] if isinstance(j, dict)]
+    if not joins:
+        return
+    joined = [j for j in joins if j.get("status") == "joined"]
+    bases: dict[str, int] = {}
+    for j in joined:
+        bases[str(j.get("basis"))] = bases.get(str(j.get("basis")), 0) + 1
+    warn = [j for j in joins if j.get("status") in ("refused", "ambiguous")]
+    rest = len(joins) - len(joined) - len(warn)
+    out.add(f"joins: {len(joined)} host(s) joined to frame partitions"
+            + (" (" + ", ".join(f"{n} by {b}" for b, n in sorted(bases.items())) + ")" if bases else "")
+            + (f"; {len(warn)} refused or ambiguous" if warn else "")
+            + (f"; {rest} with no partition in the HMC data" if rest else ""))
+    shown = joins if every else warn[:JOINS_SHOWN]
+    for j in shown:
+        status = str(j.get("status"))
+        where = f" -> {j.get('frame')}/{j.get('partition')} by {j.get('basis')}" if status == "joined" else ""
+        cands = j.get("candidates") or []
+        text = (f" {j.get('host')}{where}" + (f" ({'; '.join(map(str, cands))})" if cands and status != "joined" else "")
+                + (f": {j.get('reason')}" if j.get("reason") else ""))
+        out.add((f"  {status:<9}", "warning" if status in ("refused", "ambiguous") else None), text)
+    if not every and len(warn) > JOINS_SHOWN:
+        out.add(f"  ... {len(warn) - JOINS_SHOWN} more (every join: --inputs, or the HTML / JSON report)")
 
 
 def _actions(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines) -> None:
@@ -242,6 +273,12 @@ def _inputs(report: dict[str, Any], out: _Lines) -> None:
                 f"host={i.get('host') or '-'}" + (f"  {note}" if note else ""))
 
 
+def _joins_listing(report: dict[str, Any], out: _Lines) -> None:
+    if report.get("joins"):
+        out.head("Joins (host -> partition of the HMC data)")
+        _joins(report, out, every=True)
+
+
 def listing_lines(findings: Iterable[dict[str, Any]]) -> int:
     """Lines the per-host listing would take (one per finding, one per host)."""
     fs = list(findings)
@@ -256,6 +293,7 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
     findings = select(report, view.severities, view.hosts, view.areas)
     if view.inputs:
         _inputs(report, out)
+        _joins_listing(report, out)
         out.add("")
     _summary(report, findings, view, out)
     for i, line in enumerate(plan_lines(report.get("plan"), compact=view.quiet)):  # the plan leads (plan_terminal.py)

@@ -26,6 +26,8 @@ from .cpu import Sizing, size_partition
 
 #: fewest HMC utilisation samples a sizing is made from (fewer: the host's own series, if any)
 MIN_HMC_SAMPLES = 12
+#: widest interval between samples a sizing is made from (hourly averages still show the working day)
+MAX_STEP_SECONDS = 3600
 
 
 def _last(table: Any, column: str) -> float | None:
@@ -75,6 +77,9 @@ def _hmc_sizing(host: Host, fp: FramePartition, peak: tuple[time, time] | None) 
     times = np.array([np.datetime64(u.time.replace(tzinfo=None) if hasattr(u.time, "tzinfo") else u.time, "s")
                       for u in samples])
     physc = np.array([u.physc for u in samples], dtype=float)
+    steps = np.diff(np.sort(times)).astype(float)
+    if steps.size and float(np.median(steps)) > MAX_STEP_SECONDS:
+        return None  # daily averages (an HMC Scanner usage sheet) hide the peak: not a series to size from
     ec, vp, pool, capped = _settings(host)
     ec = ec if ec is not None else fp.ec
     vp = vp if vp is not None else fp.vps
