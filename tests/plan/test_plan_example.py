@@ -101,6 +101,8 @@ def test_plan_ec_equals_the_measured_sizing(analysis):
             cur = h.sizing.current_ec
             assert abs(h.sizing.recommended_ec - cur) <= 0.25 * cur, h.name
             continue
+        if not any(r.chosen and r.bound == "set" and r.basis == "measured" for r in ec.reasons):
+            continue  # only a floor moves it (vios1: its SEA ports need 2 EC, 003), no measured target
         changed += 1
         if any(n.startswith("raised from") and "limit" in n for n in ec.notes):
             # a measured floor of another rule (vios2: SEA packets dropped for want of CPU) wins over a cut
