@@ -204,6 +204,9 @@ class Host:
     sizing: Any = None  # lparscope.sizing.cpu.Sizing computed from the measured series, if any
     frame_model: str | None = None  # type-model of the frame the host runs on (HMC data), e.g. 9009-42A
     frame_model_evidence: Evidence | None = None
+    frame_name: str | None = None  # the frame (HMC data) this host was joined to
+    hpt_ratio: int | None = None  # its HPT ratio divisor as the HMC gives it (curr_hpt_ratio), None when not given
+    frame_hpt_ratio: int | None = None  # the frame's default HPT ratio divisor (default_hpt_ratios)
     # Every parser record, by input kind, with its origin: rules for kinds that have no
     # dedicated model fields read them here (e.g. host.records["mount"]).
     records: dict[str, list[Sourced]] = field(default_factory=dict)

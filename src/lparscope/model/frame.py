@@ -26,7 +26,6 @@ Every value keeps where it was read: ``evidence[attr]`` on frames and partitions
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +33,8 @@ from typing import Any
 from ..numbers import finite_float
 from .estate import Estate, Evidence, Host
 from .frame_memory import SharedMemoryPool, StorageDevice
+from .generation import generation_of
+from .hpt import FALLBACK_DIVISOR, hpt_divisor, hpt_mb
 
 HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner")
 
@@ -68,14 +69,6 @@ def ratio_divisor(v: Any) -> int | None:
     """"1:64" -> 64."""
     m = re.match(r"^\s*1\s*:\s*(\d+)\s*$", str(v or ""))
     return int(m.group(1)) if m else None
-
-
-def hpt_mb(max_memory_mb: float, divisor: float) -> int:
-    """HPT of one partition: max memory / divisor, rounded up to a power of two (rules-catalogue S4)."""
-    raw = max_memory_mb / divisor
-    if raw <= 0:
-        return 0
-    return 2 ** max(0, math.ceil(math.log2(raw) - 1e-12))
 
 
 def int_list(v: Any) -> list[int]:
@@ -204,11 +197,11 @@ class FramePartition:
     def ev(self, *names: str) -> list[Evidence]:
         return [self.evidence[n] for n in names if n in self.evidence]
 
-    def hpt(self, default_divisor: int | None) -> int | None:
-        div = self.hpt_ratio or default_divisor
-        if not self.mem_max or not div:
+    def hpt(self, divisor: int | None) -> int | None:
+        """HPT of this partition's maximum memory with ``divisor`` (see :meth:`Frame.hpt_divisor`)."""
+        if not self.mem_max or not divisor:
             return None
-        return hpt_mb(self.mem_max, div)
+        return hpt_mb(self.mem_max, divisor)
 
     def peak_use(self) -> float | None:
         return max((u.physc for u in self.use), default=None)
@@ -297,8 +290,28 @@ class Frame:
         ded = sum(p.vps or 0 for p in self.partitions.values() if p.dedicated and p.running_now)
         return total - ded, self.evidence.get("cores_configurable")
 
-    def hpt_total(self) -> int:
-        return sum(p.hpt(self.default_hpt_ratio) or 0 for p in self.partitions.values())
+    def pool_free(self, pool_id: int = 0) -> float | None:
+        """Processor units of a pool that no running partition is entitled to: its size less the EC of
+        its running shared partitions and its reserve, and never more than the frame's available units
+        (``curr_avail_sys_proc_units``); None when the pool's size is unknown and so is the frame's."""
+        size, _ev = self.pool_size(pool_id)
+        pool = self.pools.get(pool_id)
+        used = sum(p.ec or 0.0 for p in self.partitions.values()
+                   if p.shared and p.running_now and (p.pool_id or 0) == pool_id)
+        free = None if size is None else size - used - ((pool.reserved_units or 0.0) if pool is not None else 0.0)
+        if self.cores_available is not None:
+            free = self.cores_available if free is None else min(free, self.cores_available)
+        return free
+
+    def hpt_divisor(self, p: FramePartition, fallback: float = FALLBACK_DIVISOR,
+                    profile_ratio: int | None = None) -> int:
+        """The HPT ratio of ``p`` on this frame (model/hpt.py): its own, the frame's default, the
+        generation's, else ``fallback``; ``profile_ratio`` judges a profile's ratio instead of the running one."""
+        return hpt_divisor(profile_ratio or p.hpt_ratio, self.default_hpt_ratio, generation_of(self.model),
+                           p.env, fallback, shared_memory=(p.mem_mode or "").lower() == "shared")[0]
+
+    def hpt_total(self, fallback: float = FALLBACK_DIVISOR) -> int:
+        return sum(p.hpt(self.hpt_divisor(p, fallback)) or 0 for p in self.partitions.values())
 
 
 _LOC = re.compile(r"^U(?P<type>\w{4})\.(?P<model>\w{3})\.(?P<serial>\w+)-V\d+")

@@ -26,7 +26,10 @@ def build_frames(estate: Estate) -> dict[str, Frame]:
     for fr in frames.values():  # each joined host learns its frame's type-model (POWER generation)
         for p in fr.partitions.values():
             host = estate.hosts.get(p.host or "")
-            if host is not None and fr.model:
+            if host is None:
+                continue
+            host.frame_name, host.hpt_ratio, host.frame_hpt_ratio = fr.name, p.hpt_ratio, fr.default_hpt_ratio
+            if fr.model:
                 host.frame_model = fr.model
                 host.frame_model_evidence = fr.evidence.get("model")
     return frames

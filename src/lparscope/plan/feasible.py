@@ -128,11 +128,7 @@ def _pool_of(fr: Frame, fp: FramePartition) -> tuple[int, float | None, float | 
     size, _ev = fr.pool_size(pid)
     pool = fr.pools.get(pid)
     name = (pool.name if pool is not None and pool.name else None) or ("DefaultPool" if pid == 0 else f"pool {pid}")
-    used = sum(p.ec or 0.0 for p in fr.partitions.values() if p.shared and p.running_now and (p.pool_id or 0) == pid)
-    free = None if size is None else size - used - ((pool.reserved_units or 0.0) if pool is not None else 0.0)
-    if fr.cores_available is not None:
-        free = fr.cores_available if free is None else min(free, fr.cores_available)
-    return pid, size, free, name
+    return pid, size, fr.pool_free(pid), name
 
 
 def _pool_capacity(changes: list[PlannedChange], fps: dict) -> None:
@@ -311,14 +307,15 @@ def frame_totals(changes: list[PlannedChange], estate: Estate) -> list[dict[str,
             t["vp_after"] += planned.get((fr.name, p.name, "desired_procs")) or p.vps or 0
         for pid, t in sorted(pools.items()):
             size, _ = fr.pool_size(pid)
+            free = fr.pool_free(pid)  # the one computation of a pool's free units (model/frame.py)
             pool = fr.pools.get(pid)
             out.append({"frame": fr.name, "model": fr.model, "generation": label(generation_of(fr.model)),
                         "pool_id": pid, "pool": (pool.name if pool is not None and pool.name else None)
                         or ("DefaultPool" if pid == 0 else f"pool {pid}"), "pool_size": size,
                         "ec_before": round(t["ec_before"], 2), "ec_after": round(t["ec_after"], 2),
                         "vp_before": int(t["vp_before"]), "vp_after": int(t["vp_after"]),
-                        "free_before": None if size is None else round(size - t["ec_before"], 2),
-                        "free_after": None if size is None else round(size - t["ec_after"], 2),
+                        "free_before": None if free is None else round(free, 2),
+                        "free_after": None if free is None else round(free - (t["ec_after"] - t["ec_before"]), 2),
                         "memory_mb_before": int(mem_before), "memory_mb_after": int(mem_after),
                         "memory_mb_free_before": fr.mem_available,
                         "memory_mb_free_after": None if fr.mem_available is None

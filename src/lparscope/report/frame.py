@@ -66,7 +66,7 @@ def _memory_table(fr: Frame) -> dict[str, Any]:
 
     rows = []
     for p in sorted(fr.partitions.values(), key=lambda p: (p.id or 0, p.name)):
-        div = divisor(fr.default_hpt_ratio, p) if p.mem_max else None
+        div = divisor(fr, p) if p.mem_max else None
         rows.append({"partition": p.name, "host": p.host, "state": p.state, "mem_mb": p.mem, "min_mb": p.mem_min,
                      "max_mb": p.mem_max, "hpt_ratio": f"1:{div}" if div else None,
                      "hpt_mb": p.hpt(div) if div else None, "ame_factor": p.ame_factor})

@@ -1,5 +1,5 @@
-"""Facts about a host that rules in several areas read the same way: the POWER generation, the AIX
-level, a kernel tunable's value, the SMT threads.
+"""Facts about a host that rules in several areas read the same way: the POWER generation, the HPT
+ratio, the AIX level, a kernel tunable's value, the SMT threads.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import re
 
 from ..model.estate import Evidence, Host, Sourced
 from ..model.generation import generation_of
+from ..model.hpt import hpt_divisor
 from ..model.generation import label as generation_label
 
 
@@ -40,6 +41,19 @@ def power_generation(host: Host, use_frame: bool = False) -> tuple[float | None,
     if gen:
         return gen, f"frame type-model {frame_model} ({generation_label(gen)})", getattr(host, "frame_model_evidence", None)
     return None, "", None
+
+
+def host_hpt_divisor(host: Host, fallback: float) -> tuple[int, str]:
+    """The host's HPT ratio divisor, read the way the frame view reads it (model/hpt.py): the HMC's
+    ratio for the partition, the frame's default, the frame's generation; a host seen on no frame
+    falls back to the generation its own outputs show, then to ``fallback``."""
+    if host.frame_name is not None:
+        gen = generation_of(host.frame_model)
+    else:
+        gen = power_generation(host)[0]
+    ams = bool(host.partition and (host.partition.memory_mode or "").lower().startswith("shared"))
+    return hpt_divisor(host.hpt_ratio, host.frame_hpt_ratio, gen, "vioserver" if host.is_vios else "aixlinux", fallback,
+                       shared_memory=ams)
 
 
 def aix_level(host: Host) -> tuple[tuple[int, int] | None, Evidence | None]:

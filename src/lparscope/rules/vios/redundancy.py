@@ -70,7 +70,7 @@ def pairs(estate: Estate) -> list[tuple[Host, Host, list[Client]]]:
     return out
 
 
-def _client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[Any]) -> dict[int, str]:
+def client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[Any]) -> dict[int, str]:
     """Names for client partition ids: lsmap's own client name, else the host joined (on evidence) to
     that id's partition of the VIOS's frame, else the one host whose frame serial and partition number
     are the client's. Never a partition number alone: the same number names a partition on every frame."""
@@ -99,7 +99,8 @@ def _client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[
     source="000_31a80e54567cd02b.txt §3.5.3; rules-catalogue VIOS-01",
     rationale="""Redundant VIOS pairs let one VIOS be shut down for maintenance, or fail, while the other
     keeps the clients' I/O flowing. A client partition whose disks reach it through a single VIOS stops
-    when that VIOS does. Checked per protocol (vSCSI target devices, NPIV mappings to a port) and per
+    when that VIOS does. (A client with several virtual FC adapters all on one VIOS is reported per
+    client by STO-NPIV-NO-REDUNDANCY.) Checked per protocol (vSCSI target devices, NPIV mappings to a port) and per
     frame (from the adapter location codes). When no other VIOS's lsmap output for that protocol is in
     the data the finding is only informational: the partner may simply not have been collected.""",
     scope="estate",
@@ -111,12 +112,13 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
         for proto, clients in per[h.name].items():
             others = [o for o in vios if o is not h and (o.vscsi_mappings if proto == "vSCSI" else o.npiv_mappings)]
             alone = {c: ms for c, ms in clients.items()
-                     if not any(_same_frame(c, oc) for o in others for oc in per[o.name][proto])}
+                     if not any(_same_frame(c, oc) for o in others for oc in per[o.name][proto])
+                     and not (proto == "NPIV" and len(ms) > 1)}  # several adapters: STO-NPIV-NO-REDUNDANCY, per client
             if not alone:
                 continue
             ids = sorted({c[1] for c in alone})
             maps = [m for ms in alone.values() for m in ms]
-            names = _client_names(estate, h, sorted(alone, key=lambda c: (c[0] or '', c[1])), maps)
+            names = client_names(estate, h, sorted(alone, key=lambda c: (c[0] or '', c[1])), maps)
             who = ", ".join(f"{i} ({names[i]})" if i in names else str(i) for i in ids)
             known = bool(others)
             note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output is in the data: "
