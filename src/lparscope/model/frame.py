@@ -124,6 +124,16 @@ class UseSample:
 
 
 @dataclass
+class MemUseSample:
+    """The frame's memory at one time (HMC Scanner Sys_RAM_Usage): configurable and still available, MB."""
+
+    time: Any
+    configurable: int | None = None
+    available: int | None = None
+    evidence: Evidence | None = None
+
+
+@dataclass
 class FramePartition:
     name: str
     id: int | None = None
@@ -251,6 +261,7 @@ class Frame:
     vscsi_maps: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "vhost", "client_id", "vtd", "lun", "backing"}
     mem_pool: SharedMemoryPool | None = None  # Active Memory Sharing (lshwres -r mempool)
     rs_devices: list[StorageDevice] = field(default_factory=list)  # suspend/resume (lshwres -r rspool --rsubtype rsdev)
+    mem_use: list[MemUseSample] = field(default_factory=list)  # HMC Scanner Sys_RAM_Usage, per day or hour
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     def ev(self, *names: str) -> list[Evidence]:

@@ -17,6 +17,7 @@ from .frame_hmc import hmc_object, settle_profile
 from .frame_join import join_hosts
 from .frame_records import FrameSet, HmcItem, hmc_records, record_attrs, record_kind
 from .frame_scanner import scanner_row
+from .frame_scanner_usage import scanner_usage
 from .frame_util import keep_sample, settle_use
 
 
@@ -92,8 +93,9 @@ class Builder(FrameSet):
         for fr in self.frames.values():
             settle_profile(fr)
             self.pool_members(fr)
+        scanner_usage(self, [it for it in items if record_kind(it.rec) == "ScannerUsage"], names)
         self.frames = {n: f for n, f in self.frames.items()
-                       if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable}
+                       if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable or f.mem_use}
         self.estate.joins = join_hosts(self.estate, self.frames)
         for fr in self.frames.values():
             fr.vios_pairs = vios_pairs(self.estate, fr)
