@@ -51,7 +51,7 @@ EXPECTED = [
     (r"^lscfg -v", "lscfg"),
     (r"^lsvpd", "lsvpd"),
     (r"^ioslevel/oslevel", None),  # mixed pastes: must not fail; kinds vary
-    (r"^lssea/lsseasV4", None),
+    (r"^lssea/lsseasV4", "lssea"),  # the SEA report part; the rest of the file is other commands
 ]
 
 

@@ -96,6 +96,7 @@ class Device:
     parent: str | None = None  # SEA or EtherChannel this adapter belongs to
     evidence: Evidence | None = None
     stats_origin: tuple[str, int] | None = None  # (path, line offset) of the stats' output
+    lacp: Any = None  # Sourced LACP port state: entstat's 802.3ad port statistics, or an lssea report row
 
     def stat_ev(self, *keys: str) -> list[Evidence]:
         """Evidence for statistics fields, from the parser's per-field line numbers."""
@@ -198,6 +199,8 @@ class Host:
     hcalls: list[Sourced] = field(default_factory=list)  # lparstat -H rows
     memory_io: Series | None = None  # lparstat -m / vmstat -h samples (AMS page-ins, loan, I/O entitlement)
     spurr: Series | None = None  # lparstat -E samples (actual vs frequency-normalised use)
+    protocol_stats: Sourced | None = None  # netstat -s counters read by name (NetstatSummary), the last read
+    vnic_servers: dict[str, Sourced] = field(default_factory=dict)  # vnicstat, by vNIC server (vnicserverN)
     files: list[str] = field(default_factory=list)
     nmon: Any = None  # the NmonRecording read for this host, if any (time series for sizing and charts)
     nmon_path: str | None = None  # where that recording was read from, for evidence
