@@ -106,6 +106,10 @@ def test_analyze_whole_corpus_without_traceback(tmp_path: Path) -> None:
     assert analysis.estate.inputs
     assert not analysis.problems, analysis.problems
     assert not [i for i in analysis.estate.inputs if i.reason.startswith("parser error")]
+    # one source of truth for derived numbers on real data too (tests/rules/test_consistency.py)
+    from tests.rules.test_consistency import contradictions
+
+    assert contradictions(analysis.findings) == []
     # Every MANIFEST kind none of whose files is read is listed in docs/parsers.md with its reason.
     docs = (Path(__file__).resolve().parents[1] / "docs" / "parsers.md").read_text(encoding="utf-8")
     not_read = docs.split("## Not read (yet)", 1)[-1].replace("\\|", "|")

@@ -222,6 +222,16 @@ def test_load_sharing_reported_once_per_pair():
     assert "chdev -dev ent8 -attr ha_mode=sharing" in f.fix.padmin and "# then on vios2:" in f.fix.padmin
     b.frame_name = "other-frame"  # not a pair: each VIOS is reported
     assert [f.host for f in run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[a, b]))] == ["vios1", "vios2"]
+    # the pair from lsmap (model/vios_pairs.py: a common client on one frame) wins over the frame names
+    loc = "U9009.42A.784C1D0-V{}-C20{}"
+    a.npiv_mappings = [SimpleNamespace(vfchost="vfchost0", physloc=loc.format(1, 3), client_id=3, fc_name="fcs0")]
+    b.npiv_mappings = [SimpleNamespace(vfchost="vfchost0", physloc=loc.format(2, 3), client_id=3, fc_name="fcs0")]
+    (f,) = run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[a, b]))
+    assert "Its partner vios2" in f.message
+    c = _vios("vios3")
+    _sea_pair_member(c)
+    c.frame_name = a.frame_name  # same frame, same VLANs, but vios1's partner is vios2
+    assert [f.host for f in run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[a, b, c]))] == ["vios1", "vios3"]
 
 
 def test_load_sharing_quiet_when_sharing_or_single_vlan():

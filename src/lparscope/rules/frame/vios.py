@@ -94,4 +94,7 @@ def frame_vios_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
                           + (f"; the busier runs at {100 * chk.busiest_share:.0f}% of its capacity" if chk.busiest_share else "") + ".",
                           evidence=[*a.ev("vps", "ec"), *b.ev("vps", "ec")], fix=fix, rollback=undo, disruption=["dlpar"],
                           values={"current": f"{chk.combined_peak:.2f} vs {sa.capacity}/{sb.capacity}",
-                                  "suggested": f">= {need} VP on each"})
+                                  "suggested": f">= {need} VP on each"},
+                          facts={(a.label, "measured_peak_units"): round(sa.measured_peak, 2),
+                                 (b.label, "measured_peak_units"): round(sb.measured_peak, 2),
+                                 (a.label, "capacity_units"): sa.capacity, (b.label, "capacity_units"): sb.capacity})

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from ...model.estate import Device, Estate, Evidence, Host
 from ...model.frame import host_serial
+from ...model.vios_pairs import partners
 from ..changes import chdev_padmin
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
@@ -105,6 +106,13 @@ def _frame_key(host: Host) -> str | None:
     return host.frame_name or host_serial(host)
 
 
+def _is_partner(pairs: dict[str, set[str]], a: Host, b: Host) -> bool:
+    """A VIOS pair (model/vios_pairs.py); for VIOS whose pairs are not in the data, the same frame."""
+    if a.name in pairs or b.name in pairs:
+        return b.name in pairs.get(a.name, set())
+    return _frame_key(a) is not None and _frame_key(a) == _frame_key(b)
+
+
 @rule(
     id="NET-SEA-LOAD-SHARING",
     title="SEA failover bridges two or more VLANs without load sharing",
@@ -116,19 +124,20 @@ def _frame_key(host: Host) -> str | None:
     ha_mode=sharing on both SEAs the VLANs (not packets) are split between the two VIOS, with no client
     change. It needs VIOS 2.2.1.0 or later and at least two trunk adapters in each SEA, the VLANs spread
     over them. Advisory: failover alone is a valid design when one VIOS can carry all traffic. A pair is
-    reported once: the two VIOS of one frame whose SEAs bridge the same VLANs.""",
+    reported once: two VIOS of a pair (model/vios_pairs.py; the same frame when their pair is not in the
+    data) whose SEAs bridge the same VLANs.""",
     scope="estate",
 )
 def sea_load_sharing(estate: Estate, cfg: Config) -> Iterator[Finding]:
     cands = _sharing_candidates(estate)
+    pairs = partners(estate)
     partnered: set[int] = set()
     for i, (host, sea, vlans, evs) in enumerate(cands):
         if i in partnered:
             continue
-        # the partner: the other VIOS of the same frame whose SEA bridges the same VLANs (one finding per pair)
+        # the partner: the paired VIOS whose SEA bridges the same VLANs (one finding per pair)
         j = next((j for j in range(i + 1, len(cands)) if j not in partnered and cands[j][0] is not host
-                  and _frame_key(host) is not None and _frame_key(cands[j][0]) == _frame_key(host)
-                  and cands[j][2] == vlans), None)
+                  and _is_partner(pairs, host, cands[j][0]) and cands[j][2] == vlans), None)
         partner = cands[j] if j is not None else None
         if j is not None:
             partnered.add(j)

@@ -2,34 +2,25 @@
 VIOS-01, VIOS-02).
 
 A *pair* here is two VIOS of the same frame whose ``lsmap`` outputs name at least one
-common client partition ID (the frame is read from the server adapter's physical
-location code ``U<type>.<model>.<serial>-V<n>-C<slot>``).
+common client partition ID (``model/vios_pairs.py``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from ...model.estate import Estate, Evidence, Host
 from ...model.frame import frame_of_host
 from ...model.frame_join import host_facts, same_serial
+from ...model.vios_pairs import Client, frame_of, lsmap_pairs
+from ...model.vios_pairs import same_frame as _same_frame
 from ..changes import MS, chdev_padmin
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .level import level_tuple
 
-_FRAME = re.compile(r"^U(?P<frame>[^-\s]+)-V\d+")
-
-
-Client = tuple[str | None, int]  # (frame, client partition id)
-
-
-def frame_of(physloc: str | None) -> str | None:
-    """Machine type.model.serial from a virtual adapter location code, or None."""
-    m = _FRAME.match(physloc or "")
-    return m.group("frame") if m else None
+__all__ = ["Client", "frame_of"]  # read by other rule modules from here as before
 
 
 def mapping_evidence(m: Any) -> Evidence | None:
@@ -45,28 +36,6 @@ def served(host: Host) -> dict[str, dict[Client, list[Any]]]:
     for m in host.npiv_mappings:
         if m.fc_name and m.client_id:
             out["NPIV"].setdefault((frame_of(m.physloc), m.client_id), []).append(m)
-    return out
-
-
-def adapters(host: Host) -> set[Client]:
-    """Every client a server adapter of this VIOS points at, mapped or not."""
-    return {(frame_of(m.physloc), m.client_id) for m in [*host.vscsi_mappings, *host.npiv_mappings] if m.client_id}
-
-
-def _same_frame(a: Client, b: Client) -> bool:
-    return a[1] == b[1] and (a[0] == b[0] or a[0] is None or b[0] is None)
-
-
-def pairs(estate: Estate) -> list[tuple[Host, Host, list[Client]]]:
-    """VIOS pairs: two VIOS whose server adapters name a common client partition."""
-    vios = sorted(estate.vios, key=lambda h: h.name)
-    out = []
-    for i, a in enumerate(vios):
-        ca = adapters(a)
-        for b in vios[i + 1:]:
-            common = sorted({x for x in ca for y in adapters(b) if _same_frame(x, y)}, key=lambda c: (c[0] or "", c[1]))
-            if common:
-                out.append((a, b, common))
     return out
 
 
@@ -168,7 +137,7 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
     scope="estate",
 )
 def pair_ioslevel(estate: Estate, cfg: Config) -> Iterator[Finding]:
-    for a, b, common in pairs(estate):
+    for a, b, common in lsmap_pairs(estate):
         la, lb = a.levels.get("ioslevel"), b.levels.get("ioslevel")
         if la is None or lb is None or level_tuple(la.value) == level_tuple(lb.value):
             continue
