@@ -191,6 +191,15 @@ def test_reports_show_the_basis_and_list_the_joins_not_made(tmp_path):
     assert "joins: 1 host(s) joined to frame partitions (1 by partition name); 1 refused or ambiguous" in res.output
     assert any(line.strip().startswith("refused") and "lonely" in line for line in res.output.splitlines())
     assert json.loads((tmp_path / "r.json").read_text())["joins"] == rep["joins"]
+    import openpyxl
+
+    from lparscope.report.frame import export_xlsx
+
+    export_xlsx(rep, tmp_path / "r.xlsx")
+    ws = openpyxl.load_workbook(tmp_path / "r.xlsx")["Joins"]
+    rows = [[c.value for c in r] for r in ws.iter_rows()]
+    assert rows[0][:5] == ["host", "status", "frame", "partition", "basis"]
+    assert ["lonely", "refused", None, None, None, "frameA/app2 (id 2)"] == rows[2][:6]
 
 
 def test_flat_folder_of_host_prefixed_files_one_host_per_prefix_joined_on_evidence(tmp_path):
@@ -241,3 +250,13 @@ def test_nmon_header_gives_partition_name_number_and_serial(tmp_path):
                             "anon1": ("frameA", "anon1", "node name")}
     ev = notes["nmonhost"].evidence[0]
     assert ev.path.endswith("nmonhost_261120_1000.nmon") and ev.line == 13 and "LPARNumberName" in ev.excerpt
+
+
+def test_plan_does_not_guess_the_frame_of_an_ambiguous_host(tmp_path):
+    from lparscope.plan.names import locate
+
+    _hmc(tmp_path, {"frameA": [("dup", 7, "aixlinux")], "frameB": [("dup", 9, "aixlinux")]})
+    _host(tmp_path, "dup", oslevel=True)
+    est, _ = _estate(tmp_path)
+    assert locate(est, "dup", "dup") == (None, None)
+    assert locate(est, "dup", "dup", "frameB")[0].name == "frameB"  # a frame named by the change narrows it

@@ -322,4 +322,8 @@ def export_xlsx(report: dict[str, Any], path: str | Path) -> None:
         _sheet(wb, "WPAR consolidation", [{k: v for k, v in f["wpar_consolidation"].items() if k != "source"}
                                           for f in frames if f.get("wpar_consolidation")])
         _sheet(wb, "Profile drift", [{"frame": f["name"], **r} for f in frames for r in f.get("profile_drift", [])])
+        _sheet(wb, "Joins", [{**{k: v for k, v in j.items() if k != "evidence"},
+                              "evidence": "; ".join(f"{e.get('path')}:{e.get('line')}" for e in j.get("evidence") or [])}
+                             for j in report.get("joins") or [] if isinstance(j, dict)],
+               ["host", "status", "frame", "partition", "basis", "candidates", "reason", "evidence"])
     wb.save(str(path))
