@@ -91,7 +91,7 @@ QUIET = {
     # the example frame uses dedicated memory and has no reserved storage device pool (no AMS, AMD or suspend)
     "FRAME-AMS-PAGING-DEVICE", "FRAME-AMS-POOL-OVERCOMMIT", "FRAME-AMS-PAGING-VIOS-SINGLE", "FRAME-AMS-LEVELS",
     "FRAME-AMD-LEVELS", "FRAME-SUSPEND-RS-DEVICE", "FRAME-SUSPEND-VIOS", "MEM-AMS-HYPERVISOR-PAGING",
-    "MEM-AMS-IO-ENTITLEMENT",
+    "MEM-AMS-IO-ENTITLEMENT", "MEM-AMS-LOAN-OFF",
 }
 
 

@@ -10,7 +10,8 @@ from lparscope.rules.config import Config
 from lparscope.rules.frame.ams import (ams_levels, ams_paging_device, ams_paging_vios_single, ams_pool_overcommit,
                                        amd_levels)
 from lparscope.rules.frame.suspend import suspend_rs_device, suspend_vios
-from lparscope.rules.memory.ams import ams_hypervisor_paging, ams_io_entitlement
+from lparscope.rules.memory.ams import ams_hypervisor_paging, ams_io_entitlement, ams_loan_off
+from lparscope.sources.tunables import Tunable
 
 from ._frame_builders import estate, ev, frame, part
 from .conftest import host
@@ -209,3 +210,21 @@ def test_suspend_vios_redundant_and_current_is_quiet():
     fr = frame(part("vios1", 1, env="vioserver", host="vios1"), part("vios2", 2, env="vioserver"))
     fr.rs_devices = [dev("hdisk20", "vios1", 16384, redundant="vios2")]
     assert not run(suspend_vios, estate(fr, hosts=[vios]))
+
+
+# --- MEM-AMS-LOAN-OFF --------------------------------------------------------------------------------
+
+def vmo(h, name, current, default="1"):
+    h.records.setdefault("tunables", []).append(Sourced(Tunable("vmo", name, current, default, line=4), f"{h.name}/vmo_L.txt", 0))
+    return h
+
+
+def test_loan_policy_off_in_shared_memory_fires():
+    h = vmo(host("aix3", memory_mode="Shared"), "ams_loan_policy", "0")
+    [f] = run(ams_loan_off, h)
+    assert f.fix.root == ["vmo -p -o ams_loan_policy=1"] and f.rollback.root == ["vmo -p -o ams_loan_policy=0"]
+
+
+def test_loan_policy_quiet_when_on_or_dedicated_memory():
+    assert not run(ams_loan_off, vmo(host("aix3", memory_mode="Shared"), "ams_loan_policy", "1"))
+    assert not run(ams_loan_off, vmo(host("aix4", memory_mode="Dedicated"), "ams_loan_policy", "0"))

@@ -133,7 +133,8 @@ def _joins(report: dict[str, Any], out: _Lines, every: bool = False) -> None:
     for j in shown:
         status = str(j.get("status"))
         where = f" -> {j.get('frame')}/{j.get('partition')} by {j.get('basis')}" if status == "joined" else ""
-        cands = j.get("candidates") or []
+        cands = [str(c) for c in j.get("candidates") or []]
+        cands = cands if every or len(cands) <= 3 else [*cands[:3], f"+{len(cands) - 3} more"]
         text = (f" {j.get('host')}{where}" + (f" ({'; '.join(map(str, cands))})" if cands and status != "joined" else "")
                 + (f": {j.get('reason')}" if j.get("reason") else ""))
         out.add((f"  {status:<9}", "warning" if status in ("refused", "ambiguous") else None), text)

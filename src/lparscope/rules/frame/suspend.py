@@ -108,9 +108,9 @@ def suspend_vios(estate: Estate, cfg: Config) -> Iterator[Finding]:
                           f"storage devices are reachable through one VIOS only: {names}.",
                           evidence=[d.evidence for d in single[:6]],
                           fix=Commands(hmc=[f"lshwres -r rspool -m {ms(fr)} --rsubtype rsdev",
-                                            "# map each device's LUN to both VIOS (reserve_policy=no_reserve) and add it again as a redundant device:",
-                                            *(pool_device(ms(fr), "rspool", "r", d.vios or "<VIOS>", d.device) for d in single[:3]),
-                                            *(pool_device(ms(fr), "rspool", "a", d.vios or "<VIOS>", d.device) for d in single[:3])]),
+                                            "# map each device's LUN to the second VIOS too (reserve_policy=no_reserve on both), then,",
+                                            "# while no partition is suspended on it, replace it in the pool by the redundant device",
+                                            "# the HMC offers for the two VIOS (HMC GUI: Reserved Storage Device Pool)"]),
                           values={"current": f"{len(single)} single-VIOS devices", "suggested": "redundant devices"})
         for name in sorted({d.vios for d in fr.rs_devices if d.vios}):
             vp = fr.partitions.get(name)

@@ -1,5 +1,6 @@
 """A shared-memory partition seen from inside: hypervisor page-ins and I/O entitled memory
-allocation failures in its lparstat -m / vmstat -h samples (000 §3.3; rules-catalogue AMS-01).
+allocation failures in its lparstat -m / vmstat -h samples, and page loaning switched off
+(vmo ams_loan_policy) (000 §3.3; rules-catalogue AMS-01).
 """
 
 from __future__ import annotations
@@ -8,9 +9,10 @@ import re
 from collections.abc import Iterator
 
 from ...model.estate import Host, Series
-from ..changes import partition_change, propose
+from ..changes import partition_change, propose, tunable_change
 from ..config import Config, threshold
 from ..engine import Finding, finding, rule
+from ..host_facts import tunable_int
 
 HPI_SHARE = threshold("ams_hpi_sample_share", 0.2,
                       "share of lparstat -m / vmstat -h samples with hypervisor page-ins from which a shared-memory "
@@ -102,3 +104,37 @@ def ams_io_entitlement(host: Host, cfg: Config) -> Iterator[Finding]:
                   f"times in {len(fails)} of {len(rows)} samples (entitlement {ent or 'unknown'}, high-water mark {hwm:.1f} MB).",
                   evidence=[ev for _, ev in fails[:3]], fix=fix, rollback=undo, disruption=["restart-needed"],
                   values={"current": ent or "unknown", "suggested": "auto"})
+
+
+def shared_memory_mode(host: Host) -> bool:
+    """lparstat -i Memory Mode Shared, or AMS samples (lparstat -m / vmstat -h) of a shared partition."""
+    p = host.partition
+    if p is not None and p.memory_mode:
+        return p.memory_mode.lower().startswith("shared")
+    return shared_series(host) is not None
+
+
+@rule(
+    id="MEM-AMS-LOAN-OFF",
+    title="Shared-memory partition that does not loan pages to the hypervisor",
+    severity="warning",
+    category="memory",
+    source=SOURCE,
+    rationale="""The hypervisor distributes the shared memory pool by demand (§3.3); when it needs real
+    memory back from a partition, the partition's AIX can loan it pages it can spare (file cache first,
+    vmo ams_loan_policy=1, the default; also working storage with 2). With loaning off (0) AIX gives
+    nothing back and the hypervisor must page the partition's memory out to the paging VIOS instead,
+    the slowest way to shrink it.""",
+)
+def ams_loan_off(host: Host, cfg: Config) -> Iterator[Finding]:
+    value, s = tunable_int(host, "ams_loan_policy")
+    if value is None or s is None or value != 0 or not shared_memory_mode(host):
+        return
+    default = s.record.default_int if s.record.default_int is not None else 1
+    p = host.partition
+    ev = [s.ev(), *(p.ev("memory_mode") if p is not None else [])]
+    yield finding(ams_loan_off, host, "vmo ams_loan_policy",
+                  f"{host.name} runs in shared memory with ams_loan_policy = 0: it loans no pages, so the hypervisor "
+                  "pages its memory out when the pool runs short.",
+                  evidence=ev, changes=[tunable_change(host, "vmo", "ams_loan_policy", value, default)],
+                  values={"current": value, "suggested": default})
