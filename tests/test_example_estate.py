@@ -16,7 +16,8 @@ EXPECTED = {
     # health: aix4 has a failed path on hdisk3, the errpt entries that go with it, and /var at 86%
     ("HEALTH-DISK-PATHS", "aix4"), ("HEALTH-ERRPT-PERMANENT", "aix4"), ("HEALTH-FS-FULL", "aix4"),
     # processor and memory
-    ("CPU-CAPPED-PINNED", "aix2"), ("CPU-EC-BELOW-VP", "aix1"), ("CPU-EC-BELOW-VP", "aix3"),
+    ("CPU-CAPPED-PINNED", "aix2"), ("CPU-SMT-NOT-DEFAULT", "aix2"), ("CPU-SIZING-MEASURED", "aix1"),
+    ("CPU-SIZING-MEASURED", "aix3"), ("CPU-SIZING-MEASURED", "vios2"), ("CPU-EC-BELOW-VP", "aix1"), ("CPU-EC-BELOW-VP", "aix3"),
     ("CPU-UNCAPPED-ABOVE-EC", "aix1"), ("CPU-UNCAPPED-ABOVE-EC", "aix3"), ("CPU-VP-EC-LIMITS", "aix1"),
     ("CPU-VP-EC-LIMITS", "aix3"), ("CPU-VP-EXCEEDS-POOL", "aix3"), ("MEM-MAX-FAR-ABOVE-ONLINE", "aix2"),
     ("MEM-PAGING-SPACE-ACTIVITY", "aix3"),
@@ -71,7 +72,7 @@ QUIET = {
     # lsattr proc0, odmget, the global no values of aix1, SSP disks)
     "NET-PHYS-OFFLOADS", "NET-SEA-HA-SHARING-ODM", "NET-TCP-10G-WINDOW", "STO-FSCSI-FAST-FAIL-DYNTRK",
     "STO-MPIO-FAIL-OVER-MULTIPATH", "STO-SSP-DISK-ATTRS-DIFFER", "STO-VSCSI-CLIENT-RECOVERY",
-    "CPU-SMT-NOT-DEFAULT", "CPU-FOLDING-DISABLED", "CPU-FOLD-POLICY-CLIENT", "CPU-THROUGHPUT-MODE",
+    "CPU-FOLDING-DISABLED", "CPU-FOLD-POLICY-CLIENT", "CPU-THROUGHPUT-MODE",
     "MEM-FREE-GAP-BELOW-READAHEAD", "MEM-VMM-LEGACY-TUNABLES", "AME-64K-PAGE-COMPRESSION",
     "AME-TUNABLES-NOT-DEFAULT",
     # health: aix4's paging space is 23% used; no lsmcode or prtconf in the example

@@ -296,4 +296,9 @@ def plan_for(estate: Estate, findings: list[Finding], problems: list[str]) -> An
         flag_plan(estate, plan)
     except Exception as exc:
         problems.append(f"what-if replay of the plan failed: {type(exc).__name__}: {exc}")
+    try:  # every finding shows the plan's target for the settings it touches, not its own
+        from .plan.reconcile import align_findings
+        align_findings(plan, findings, estate)
+    except Exception as exc:
+        problems.append(f"internal error while aligning the findings with the plan: {describe(exc)}")
     return plan

@@ -57,7 +57,7 @@ def check(changes: list[PlannedChange], estate: Estate, fps: dict[str, tuple[Fra
             groups.setdefault((c.frame, c.lpar or c.change.object), {})[c.change.attribute] = c
     for attrs in groups.values():
         _maxima(attrs, estate, fps, changes, new_change)
-    _measured_vp_floor(changes, fps)
+    _measured_vp_floor(changes, fps, estate)
     _pool_capacity(changes, fps)
     _memory_capacity(changes, fps)
     for attrs in groups.values():
@@ -327,14 +327,19 @@ def frame_totals(changes: list[PlannedChange], estate: Estate) -> list[dict[str,
 MIN_USE_SAMPLES = 12
 
 
-def _measured_vp_floor(changes: list[PlannedChange], fps: dict) -> None:
+def _measured_vp_floor(changes: list[PlannedChange], fps: dict, estate: Estate) -> None:
     """Never cut virtual processors below the peak the HMC measured (lslparutil): a VP count from a
-    short series (a few lparstat samples) must not starve a partition the frame saw busier."""
+    short series (a few lparstat samples) must not starve a partition the frame saw busier. A host
+    the sizing stage sized (from its longest series, the HMC samples included) keeps that sizing."""
     for c in changes:
         if c.change.attribute != "desired_procs" or c.status != "planned":
             continue
         _fr, fp = fps.get(c.id, (None, None))
         if fp is None or len(fp.use) < MIN_USE_SAMPLES:
+            continue
+        host = estate.hosts.get(fp.host or "")
+        sz = getattr(host, "sizing", None)
+        if sz is not None and sz.recommended_vp is not None and sz.n_samples >= len(fp.use):
             continue
         peak = fp.peak_use()
         t, cur = _num(c.change.target), _num(c.change.current)

@@ -186,14 +186,32 @@ def _hosts(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None:
         out.add(f"  ... {cut} more host(s) with fewer findings (every one: --show all, or the HTML / JSON report)")
 
 
-def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None:
+def _sizing_gap(z: dict[str, Any]) -> float:
+    """How far a host's settings are from its sizing (relative EC difference plus VPs apart)."""
+    ec, rec = z.get("current_ec"), z.get("recommended_ec")
+    vp, rvp = z.get("current_vp"), z.get("recommended_vp")
+    gap = abs(rec - ec) / ec if ec and rec is not None else 0.0
+    return gap + (abs(rvp - vp) / max(vp, 1) if vp and rvp is not None else 0.0)
+
+
+def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False, quiet: bool = False) -> None:
     sized = [h for h in report.get("hosts") or [] if h.get("sizing")]
     if not sized:
         return
     out.head("Sizing from measured use")
-    if len(sized) > HOSTS_SHOWN and not show_all:
-        out.add(f"  ... {len(sized) - HOSTS_SHOWN} more host(s) sized (every one: --show all, the HTML or the XLSX Sizing sheet)")
-        sized = sized[:HOSTS_SHOWN]
+    if quiet:  # one line: how many, and the host furthest from its sizing
+        z = max(sized, key=lambda h: _sizing_gap(h["sizing"]))
+        s = z["sizing"]
+        out.add(f"  {len(sized)} host(s) sized; furthest from its settings: {z['name']} EC {s.get('current_ec')} -> "
+                f"{s.get('recommended_ec')}, {s.get('current_vp')} -> {s.get('recommended_vp')} VP "
+                f"(every host: without -q, the HTML or the XLSX Sizing sheet)")
+        return
+    limit = HOSTS_SHOWN
+    more = ""
+    if len(sized) > limit and not show_all:
+        more = f"  ... {len(sized) - limit} more host(s) sized (every one: --show all, the HTML or the XLSX Sizing sheet)"
+        order = sorted(range(len(sized)), key=lambda i: -_sizing_gap(sized[i]["sizing"]))[:limit]
+        sized = [sized[i] for i in sorted(order)]  # the hosts furthest from their sizing, in report order
     f2 = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
     for h in sized:
         z = h["sizing"]
@@ -203,6 +221,8 @@ def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None
                 f"P95 {f2(pk.get('p95'))} max {f2(pk.get('max'))} -> EC {f2(z.get('recommended_ec'))}, "
                 f"{z.get('recommended_vp')} VP{' uncapped' if z.get('recommended_uncapped') else ''} "
                 f"(now EC {z.get('current_ec')}, {z.get('current_vp')} VP)")
+    if more:
+        out.add(more)
 
 
 def _per_host(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines) -> None:
@@ -282,7 +302,7 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
         out.add(*line)
     _actions(report, findings, out)
     _hosts(report, out, view.show_all)
-    _sizing(report, out, view.show_all)
+    _sizing(report, out, view.show_all, view.quiet)
     if not view.quiet and findings:
         if view.show_all or listing_lines(findings) <= SCREENFUL:
             _per_host(report, findings, out)

@@ -78,6 +78,7 @@ class Finding:
     values: dict[str, str] = field(default_factory=dict)
     severity: str | None = None  # overrides the rule's default when set
     changes: list[ProposedChange] = field(default_factory=list)  # structured: what the fix sets (lparscope.plan)
+    plan_refs: list[dict[str, Any]] = field(default_factory=list)  # the plan's changes for them (plan/reconcile.py)
     # derived quantities the message states, by (object, quantity): ("vios1", "memory_estimate_mb") -> 4864.
     # Two findings never state different values for the same key (tests/rules/test_consistency.py).
     facts: dict[tuple[str, str], Any] = field(default_factory=dict)
@@ -103,6 +104,7 @@ class Finding:
             "disruption": list(self.disruption),
             "values": {k: str(v) for k, v in self.values.items()},
             "changes": [c.to_dict() for c in self.changes],
+            "plan": [dict(r) for r in self.plan_refs],
             "facts": [{"object": o, "quantity": q, "value": v} for (o, q), v in self.facts.items()],
         }
 
