@@ -62,15 +62,16 @@ def _internal(estate: Estate, display: str, line: int, kind: str | None, host: s
 
 def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: str | None = None,
                 progress: Callable[[str], None] | None = None, workers: int | None = None
-                ) -> tuple[Estate, dict[str, str]]:
-    """Parse every input file into an estate; also return each file's text (for excerpts).
+                ) -> tuple[Estate, dict[str, bytes]]:
+    """Parse every input file into an estate; also return each file's text, compressed (for excerpts:
+    :func:`text_of`; a thousand hosts' outputs are kept in a tenth of their size).
 
     Each input is read on its own: whatever goes wrong in one (a damaged archive, a parser or
     model bug, memory) becomes that input's status and the others are still read.
     """
     registry = parsers()
     estate = Estate()
-    texts: dict[str, str] = {}
+    texts: dict[str, bytes] = {}
     items: Iterable[InputFile | InputProblem] = (
         [*collected.files, *collected.problems] if isinstance(collected, Collected) else collected)
     problems: list[InputProblem] = []
@@ -104,7 +105,7 @@ def _frames(estate: Estate) -> None:
     estate.frames = build_frames(estate)
 
 
-def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[str, str],
+def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[str, bytes],
                     prepared: Prepared | None = None) -> None:
     """One text file: cut into command outputs, each parsed (:func:`parse_pool.prepare`, maybe in a
     worker process) and folded into its host on its own (here, in input order)."""
@@ -113,7 +114,7 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder if pre.skip_folder else "", "unrecognised",
                                          pre.skip))
         return
-    texts[f.display] = f.text
+    texts[f.display] = zlib.compress(f.text.encode("utf-8", "surrogatepass"), 1)
     if pre.cut_error:
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder, "unrecognised",
                                          f"internal error while cutting it into command outputs: {pre.cut_error}",
@@ -228,7 +229,12 @@ def _lines_of(path: str, wanted: set[int]) -> dict[int, str]:
     return out
 
 
-def _with_excerpts(findings: list[Finding], texts: dict[str, str]) -> None:
+def text_of(texts: dict[str, bytes], path: str) -> str:
+    """A file's text as :func:`read_estate` kept it."""
+    return zlib.decompress(texts[path]).decode("utf-8", "surrogatepass")
+
+
+def _with_excerpts(findings: list[Finding], texts: dict[str, bytes]) -> None:
     missing: dict[str, set[int]] = {}
     for f in findings:
         for e in f.evidence:
@@ -239,18 +245,18 @@ def _with_excerpts(findings: list[Finding], texts: dict[str, str]) -> None:
         if f.evidence and f.evidence[0].path in extra:
             f.evidence = [Evidence(e.path, e.line, extra[e.path].get(e.line, e.excerpt).strip()[:200])
                           if e.path in extra else e for e in f.evidence]
-    split: dict[str, list[str]] = {}
+    wanted: dict[str, set[int]] = {}
     for f in findings:
-        filled = []
         for e in f.evidence:
-            if e.path in texts and e.path not in split:
-                split[e.path] = texts[e.path].splitlines()
-            lines = split.get(e.path)
-            if lines and 0 < e.line <= len(lines):
-                filled.append(Evidence(e.path, e.line, lines[e.line - 1].strip()[:200]))
-            else:
-                filled.append(e)
-        f.evidence = filled
+            if e.path in texts:
+                wanted.setdefault(e.path, set()).add(e.line)
+    excerpt: dict[tuple[str, int], str] = {}
+    for path, numbers in wanted.items():  # one file's lines at a time: a large estate is never all split at once
+        lines = text_of(texts, path).splitlines()
+        excerpt.update(((path, n), lines[n - 1].strip()[:200]) for n in numbers if 0 < n <= len(lines))
+    for f in findings:
+        f.evidence = [Evidence(e.path, e.line, excerpt[(e.path, e.line)]) if (e.path, e.line) in excerpt else e
+                      for e in f.evidence]
 
 
 def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None = None,

@@ -60,8 +60,13 @@ def logical_records(lines: list[str], start: int = 0, end: int | None = None) ->
     return out
 
 
+_CSV_SPECIAL = re.compile('["\r\n\x00]')
+
+
 def split_fields(record: str, delimiter: str = ",") -> list[str]:
     """CSV fields of one record (quotes removed, ``""`` unescaped, blanks around fields dropped)."""
+    if record and delimiter != " " and not _CSV_SPECIAL.search(record):  # nothing quoted, one line: the csv reader would cut it the same
+        return [f.strip(" \t") for f in record.split(delimiter)]
     try:
         row = next(csv.reader([record], delimiter=delimiter, skipinitialspace=True))
     except (csv.Error, StopIteration):
@@ -78,7 +83,7 @@ def parse_attrs(record: str) -> dict[str, str] | None:
     for f in split_fields(record):
         key, eq, value = f.partition("=")
         if eq and _KEY_RE.match(key.strip()):
-            last = key.strip()
+            last = _key(key.strip())
             out[last] = value.strip("\n").strip()
         elif last is not None and f:
             out[last] += "," + f  # an unquoted comma inside a value
@@ -87,12 +92,24 @@ def parse_attrs(record: str) -> dict[str, str] | None:
     return out or None
 
 
+_FIELD_NAME_RE = re.compile(r'(?:^|,)\s*(?:"\s*)?([A-Za-z_][\w.]*)=')
+_KEYS: dict[str, str] = {}
+
+
+def _key(name: str) -> str:
+    """One string object per attribute name: a large lslparutil listing repeats the same few dozen
+    names on every line, and each record keeps two dicts keyed by them."""
+    if len(_KEYS) > 100_000:  # names are few; a hostile input must not grow this without bound
+        _KEYS.clear()
+    return _KEYS.setdefault(name, name)
+
+
 def field_lines(record: str, first_line: int) -> dict[str, int]:
     """1-based line of each attribute of a (possibly multi-line) record."""
     out: dict[str, int] = {}
-    for n, part in enumerate(record.split("\n")):
-        for m in re.finditer(r'(?:^|,)\s*(?:"\s*)?([A-Za-z_][\w.]*)=', part):
-            out.setdefault(m.group(1), first_line + n)
+    for n, part in enumerate(record.split("\n") if "\n" in record else (record,)):
+        for m in _FIELD_NAME_RE.finditer(part):
+            out.setdefault(_key(m.group(1)), first_line + n)
     return out
 
 

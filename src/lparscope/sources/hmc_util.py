@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from . import _hmc_command as hcmd
 from . import _hmc_csv as hc
@@ -92,7 +93,11 @@ class HmcInfo:
 
 
 def parse_time(text: str | None) -> datetime | None:
-    t = (text or "").strip()
+    return _parse_time((text or "").strip())
+
+
+@lru_cache(maxsize=4096)  # every partition of a frame is sampled at the same times
+def _parse_time(t: str) -> datetime | None:
     for fmt in _TIME_FORMATS:
         try:
             return datetime.strptime(t, fmt)
