@@ -104,12 +104,25 @@ def _key(name: str) -> str:
     return _KEYS.setdefault(name, name)
 
 
+_VALUES: dict[str, str] = {}
+
+
+def shared_value(value: str) -> str:
+    """One string object per short text value kept in many records (states, modes, pool names, times)."""
+    if len(value) > 40:
+        return value
+    if len(_VALUES) > 100_000:
+        _VALUES.clear()
+    return _VALUES.setdefault(value, value)
+
+
 def field_lines(record: str, first_line: int) -> dict[str, int]:
     """1-based line of each attribute of a (possibly multi-line) record."""
     out: dict[str, int] = {}
     for n, part in enumerate(record.split("\n") if "\n" in record else (record,)):
+        line = first_line + n  # one number object per line, not one per attribute
         for m in _FIELD_NAME_RE.finditer(part):
-            out.setdefault(_key(m.group(1)), first_line + n)
+            out.setdefault(_key(m.group(1)), line)
     return out
 
 

@@ -117,12 +117,13 @@ def sample_from(attrs: dict[str, str], line: int, lines: dict[str, int], cmd: hc
     typed: dict[str, float | str] = {}
     for k, v in attrs.items():
         f = None if k in _TEXT_KEYS else to_float(v)
-        typed[k] = f if f is not None else v
-    resource = attrs.get("resource_type") or (cmd.resource if cmd else None) or "unknown"
-    when = attrs.get("time", "")
-    return UtilSample(time=parse_time(when) or when, resource=resource, lpar_name=attrs.get("lpar_name"),
+        typed[k] = f if f is not None else hc.shared_value(v)
+    text = typed.get  # the text keys' values, shared (see ``_hmc_csv.shared_value``)
+    resource = text("resource_type") or (cmd.resource if cmd else None) or "unknown"
+    when = text("time", "")
+    return UtilSample(time=parse_time(when) or when, resource=resource, lpar_name=text("lpar_name"),  # type: ignore[arg-type]
                       lpar_id=hv.as_int(attrs, "lpar_id"), attrs=typed, line=line,
-                      system=cmd.system if cmd else None, event_type=attrs.get("event_type"), lines=lines)
+                      system=cmd.system if cmd else None, event_type=text("event_type"), lines=lines)  # type: ignore[arg-type]
 
 
 def util_records(result: hc.ReadResult, sec: hc.Section) -> list[object]:
