@@ -5,8 +5,10 @@ mtu_bypass    off     Enable/Disable largesend for virtual Ethernet  True
 mtu           1500    Maximum IP Packet Size for This Device         True
 root@aix1:/ # oslevel -s
 7200-05-06-2320
-root@aix1:/ # lscfg -vl ent0
-  ent0  U9009.42A.1234567-V3-C2-T1  Virtual I/O Ethernet Adapter (l-lan)
+root@aix1:/ # lssrad -av
+REF1   SRAD        MEM      CPU
+0
+          0   31806.31      0-15
 """
 
 

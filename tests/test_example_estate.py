@@ -16,7 +16,8 @@ EXPECTED = {
     # health: aix4 has a failed path on hdisk3, the errpt entries that go with it, and /var at 86%
     ("HEALTH-DISK-PATHS", "aix4"), ("HEALTH-ERRPT-PERMANENT", "aix4"), ("HEALTH-FS-FULL", "aix4"),
     # processor and memory
-    ("CPU-CAPPED-PINNED", "aix2"), ("CPU-EC-BELOW-VP", "aix1"), ("CPU-EC-BELOW-VP", "aix3"),
+    ("CPU-CAPPED-PINNED", "aix2"), ("CPU-SMT-NOT-DEFAULT", "aix2"), ("CPU-SIZING-MEASURED", "aix1"),
+    ("CPU-SIZING-MEASURED", "aix3"), ("CPU-SIZING-MEASURED", "vios2"), ("CPU-EC-BELOW-VP", "aix1"), ("CPU-EC-BELOW-VP", "aix3"),
     ("CPU-UNCAPPED-ABOVE-EC", "aix1"), ("CPU-UNCAPPED-ABOVE-EC", "aix3"), ("CPU-VP-EC-LIMITS", "aix1"),
     ("CPU-VP-EC-LIMITS", "aix3"), ("CPU-VP-EXCEEDS-POOL", "aix3"), ("MEM-MAX-FAR-ABOVE-ONLINE", "aix2"),
     ("MEM-PAGING-SPACE-ACTIVITY", "aix3"),
@@ -26,6 +27,8 @@ EXPECTED = {
     ("VIOS-BACKING-RESERVE-POLICY", "vios1"), ("VIOS-CAPPED", "vios2"), ("VIOS-FOLDING-ENABLED", "vios2"),
     ("VIOS-IOSLEVEL", "vios1"), ("VIOS-IOSLEVEL", "vios2"), ("VIOS-MEMORY-BELOW-ESTIMATE", "vios1"),
     ("VIOS-PAIR-IOSLEVEL-DIFFERS", "vios2"), ("VIOS-SINGLE-SERVER", "vios1"), ("VIOS-SINGLE-SERVER", "vios2"),
+    # both VIOS bridge a 2 x 10 Gbit aggregation with EC 1.00: 003 asks for 2 EC / 3 VP
+    ("VIOS-CPU-BELOW-SEA-NEED", "vios1"), ("VIOS-CPU-BELOW-SEA-NEED", "vios2"),
     # storage
     ("STO-FSBUF-BLOCKED", "aix1"), ("STO-FSBUF-BLOCKED", "aix3"), ("STO-GENERIC-DISK-DRIVER", "vios1"),
     ("STO-LUN-IOPS-CEILING", "aix1"), ("STO-MPIO-HCHECK-OFF", "vios1"), ("STO-NPIV-PORT-SPREAD", "vios2"),
@@ -34,8 +37,8 @@ EXPECTED = {
     ("NFS-BIODS-LOW", "aix4"), ("NFS-DIO-READAHEAD", "aix4"),
     # networking
     ("NET-CLIENT-MTU-BYPASS", "aix1"), ("NET-LAGG-MODE", "vios2"), ("NET-SEA-ACCOUNTING", "vios1"),
-    ("NET-SEA-ACCOUNTING", "vios2"), ("NET-SEA-LARGESEND", "vios2"), ("NET-SEA-LOAD-SHARING", "vios1"),
-    ("NET-SEA-LOAD-SHARING", "vios2"), ("NET-SEA-THREAD-NO-VSCSI", "vios2"), ("NET-SEA-THREAD-OVERFLOW", "vios2"),
+    ("NET-SEA-ACCOUNTING", "vios2"), ("NET-SEA-LARGESEND", "vios2"), ("NET-SEA-LOAD-SHARING", "vios1"),  # once for the pair
+    ("NET-SEA-THREAD-NO-VSCSI", "vios2"), ("NET-SEA-THREAD-OVERFLOW", "vios2"),
     ("NET-VETH-BUFFERS", "aix1"), ("NET-VETH-HYPERVISOR-FAILURES", "aix1"),
     ("MEAS-LATENCY", "aix1"), ("MEAS-THROUGHPUT-NO-LARGESEND", "aix1"),
     # WPARs
@@ -63,11 +66,13 @@ QUIET = {
     "STO-MPIO-ALGORITHM-RESERVE", "CPU-UNCAPPED-WEIGHT-ZERO", "CPU-DEDICATED-NOT-DONATING",
     "CPU-LCPU-OVER-AIX-LIMIT", "MEM-MAX-OVER-64X-MIN", "MEM-PINNED-NEAR-MAXPIN", "AME-LPAR-OVERSIZED",
     "AME-UNCOMPRESSIBLE-WORKLOAD", "WPAR-ADAPTER-UNSUPPORTED", "WPAR-SDDPCM-VERSIONED52",
+    # each NPIV client has one virtual FC adapter (vios2 alone serves it: VIOS-SINGLE-SERVER says so)
+    "STO-NPIV-NO-REDUNDANCY",
     # the example holds no input these read (physical adapter attributes, lspath, schedo/vmo -L of clients,
     # lsattr proc0, odmget, the global no values of aix1, SSP disks)
     "NET-PHYS-OFFLOADS", "NET-SEA-HA-SHARING-ODM", "NET-TCP-10G-WINDOW", "STO-FSCSI-FAST-FAIL-DYNTRK",
     "STO-MPIO-FAIL-OVER-MULTIPATH", "STO-SSP-DISK-ATTRS-DIFFER", "STO-VSCSI-CLIENT-RECOVERY",
-    "CPU-SMT-NOT-DEFAULT", "CPU-FOLDING-DISABLED", "CPU-FOLD-POLICY-CLIENT", "CPU-THROUGHPUT-MODE",
+    "CPU-FOLDING-DISABLED", "CPU-FOLD-POLICY-CLIENT", "CPU-THROUGHPUT-MODE",
     "MEM-FREE-GAP-BELOW-READAHEAD", "MEM-VMM-LEGACY-TUNABLES", "AME-64K-PAGE-COMPRESSION",
     "AME-TUNABLES-NOT-DEFAULT",
     # health: aix4's paging space is 23% used; no lsmcode or prtconf in the example
@@ -82,6 +87,12 @@ QUIET = {
     "FRAME-WEIGHTS-FLAT", "FRAME-PROFILE-EC-ABOVE-POOL", "FRAME-PROFILE-MEM-ABOVE-FRAME",
     # the example uses SEA failover, not NIB, and holds no seastat -d
     "FRAME-NIB-PRIMARIES-UNBALANCED", "FRAME-SEA-BUSY-VLANS-ONE-VIOS",
+    # the example's aggregation has no 802.3ad port statistics or receive errors; no netstat -s, no vnicstat
+    "NET-LAGG-LACP-PORT", "NET-LAGG-RX-ERRORS", "NET-UDP-SOCKBUF-OVERFLOW", "NET-VNIC-SERVER-ERRORS",
+    # the example frame uses dedicated memory and has no reserved storage device pool (no AMS, AMD or suspend)
+    "FRAME-AMS-PAGING-DEVICE", "FRAME-AMS-POOL-OVERCOMMIT", "FRAME-AMS-PAGING-VIOS-SINGLE", "FRAME-AMS-LEVELS",
+    "FRAME-AMD-LEVELS", "FRAME-SUSPEND-RS-DEVICE", "FRAME-SUSPEND-VIOS", "MEM-AMS-HYPERVISOR-PAGING",
+    "MEM-AMS-IO-ENTITLEMENT", "MEM-AMS-LOAN-OFF",
 }
 
 

@@ -192,11 +192,14 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
                 continue
             try:
                 parsed = registry[seg.kind].parse(seg.text)
-                warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
                 if parsed.records:
+                    warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
                     warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))
-                elif not parsed.warnings:  # never dropped without a word
-                    warnings.append((where, f"BBBP {command}: read as {seg.kind}, but no records found in it"))
+                else:  # never dropped without a word; one line, not one per line the parser could not read
+                    first = parsed.warnings[0] if parsed.warnings else None
+                    warnings.append((offset + first.line if first else where,
+                                     f"BBBP {command}: read as {seg.kind}, but no records found in it"
+                                     + (f" ({len(parsed.warnings)} lines not read; first: {first.message})" if first else "")))
             except Exception as exc:  # a parser or model bug must not end the run
                 warnings.append((where, f"BBBP output of '{command}': internal error: {describe(exc)}"))
     if unread:
@@ -293,4 +296,9 @@ def plan_for(estate: Estate, findings: list[Finding], problems: list[str]) -> An
         flag_plan(estate, plan)
     except Exception as exc:
         problems.append(f"what-if replay of the plan failed: {type(exc).__name__}: {exc}")
+    try:  # every finding shows the plan's target for the settings it touches, not its own
+        from .plan.reconcile import align_findings
+        align_findings(plan, findings, estate)
+    except Exception as exc:
+        problems.append(f"internal error while aligning the findings with the plan: {describe(exc)}")
     return plan

@@ -45,7 +45,7 @@ def test_join_by_number_and_serial_when_names_differ():
     est.hosts["renamed_host"].name = "renamed_host"
     frames = build_frames(est)
     p = frames["p9frame1"].partitions["vios1"]
-    assert p.host == "renamed_host" and p.join == "partition number and frame serial"
+    assert p.host == "renamed_host" and p.join == "frame serial and partition id"
 
 
 @needs_corpus

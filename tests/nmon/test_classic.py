@@ -126,3 +126,19 @@ def test_bbbp_output_without_records_is_reported(tmp_path: Path) -> None:
     status = [i for i in analyze([str(p)], workers=1).estate.inputs if i.kind == "nmon"][0]
     assert status.status == "partly"
     assert [m for _, m in status.warnings] == ["BBBP /usr/sbin/lsdev -Cc tape: read as lsdev, but no records found in it"]
+
+
+def test_bbbp_output_no_parser_can_read_is_one_warning(tmp_path: Path) -> None:
+    """Linux mount output under a full path (/bin/mount) goes to the mount parser, which reads AIX rows only."""
+    from lparscope.pipeline import analyze
+
+    rows = ["sysfs on /sys type sysfs (rw,nosuid)", "proc on /proc type proc (rw)", "tmpfs on /run type tmpfs (rw)"]
+    text = CLASSIC.read_text().replace(
+        'BBBP,016,/usr/bin/oslevel -r\nBBBP,017,/usr/bin/oslevel -r,"5300-09"\n',
+        "BBBP,016,/bin/mount\n" + "".join(f'BBBP,{17 + i:03d},/bin/mount,"{r}"\n' for i, r in enumerate(rows)))
+    p = tmp_path / "classic.nmon"
+    p.write_text(text)
+    status = [i for i in analyze([str(p)], workers=1).estate.inputs if i.kind == "nmon"][0]
+    msgs = [(line, m) for line, m in status.warnings if "/bin/mount" in m]
+    assert len(msgs) == 1 and "no records found in it (3 lines not read" in msgs[0][1], status.warnings
+    assert p.read_text().splitlines()[msgs[0][0] - 1].startswith("BBBP,017,/bin/mount")

@@ -90,3 +90,27 @@ def test_xlsx_sheets_have_filters_frozen_headers_fitted_widths_and_sizing(tmp_pa
     peak = next(r for r in rows if r["host"] == "aix5" and r["window"].startswith("peak"))
     assert peak["window"] == "peak 08:00-18:30" and peak["recommended_ec"] == 2.55 and peak["recommended_vp"] == 4
     assert peak["average"] <= peak["p90"] <= peak["p95"] <= peak["p99"] <= peak["peak"]
+
+
+def test_wpar_consolidation_sizing_reaches_json_html_and_xlsx(tmp_path):
+    import openpyxl
+
+    a = _analysis()
+    sec = frame_section(a.estate)
+    w = sec[0]["wpar_consolidation"]
+    json.dumps(w)
+    # the example's four AIX clients with lslparutil samples, as WPARs of one global LPAR (000 §3.9.1)
+    assert w["candidates"] == ["aix1", "aix2", "aix3", "aix4"] and set(w["measured_from"].values()) == {"lslparutil"}
+    assert w["sum_of_averages"] == 6.581 and w["recommended_vp"] == 15 and w["current_vp_total"] == 41
+    assert w["recommended_ec"] == 11.95 and w["intervals"] == 288 and "3.9.1" in w["source"]
+    env = Environment(loader=PackageLoader("lparscope.report", "templates"), autoescape=True)
+    html = env.get_template("frame.html.j2").render(frames=sec)
+    assert "WPAR consolidation sizing" in html and "EC 11.95, 15 virtual processors" in html
+    rep = build_report(a)
+    rep["frames"] = sec
+    out = tmp_path / "r.xlsx"
+    export_xlsx(rep, out)
+    assert "WPAR consolidation" in openpyxl.load_workbook(out).sheetnames
+    for name in ("aix2", "aix3", "aix4"):
+        a.estate.frames["p9frame1"].partitions[name].use = []
+    assert frame_section(a.estate)[0]["wpar_consolidation"] is None  # one measured candidate left

@@ -7,6 +7,7 @@ from lparscope.rules.network import sea as network_sea
 from lparscope.rules.network import sea_ha as network_sea_ha
 from lparscope.sources import netif, odmget
 
+from ._frame_builders import estate
 from .conftest import device, host, run_rule, stats
 
 
@@ -194,7 +195,7 @@ def _sea_pair_member(h, ha_mode="auto", trunks=(("ent5", 10, [20]),)):
 def test_load_sharing_suggested_with_one_trunk_adapter():
     h = _vios()
     _sea_pair_member(h)
-    (f,) = run_rule(network_sea_ha.sea_load_sharing, h)
+    (f,) = run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[h]))
     assert f.values["vlans"] == "10 20" and f.values["trunk_adapters"] == "1"
     assert f.fix.padmin[-1].startswith("chdev -dev ent8 -attr ha_mode=sharing")
     assert "chdev -dev ent8 -attr virt_adapters=ent5,<new-trunk-ent>" in f.fix.padmin
@@ -206,18 +207,40 @@ def test_load_sharing_suggested_with_one_trunk_adapter():
 def test_load_sharing_two_trunks_needs_no_dlpar():
     h = _vios()
     _sea_pair_member(h, trunks=(("ent5", 10, []), ("ent9", 30, [40])))
-    (f,) = run_rule(network_sea_ha.sea_load_sharing, h)
+    (f,) = run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[h]))
     assert f.values["vlans"] == "10 30 40" and f.fix.hmc == [] and f.disruption == []
     assert f.fix.padmin == ["chdev -dev ent8 -attr ha_mode=sharing   # on the primary VIOS first, then on the backup"]
+
+
+def test_load_sharing_reported_once_per_pair():
+    a, b = _vios("vios1"), _vios("vios2")
+    _sea_pair_member(a)
+    _sea_pair_member(b)
+    a.frame_name = b.frame_name = "p9frame1"
+    (f,) = run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[a, b]))
+    assert f.host == "vios1" and "Its partner vios2 (ent8) runs the same" in f.message
+    assert "chdev -dev ent8 -attr ha_mode=sharing" in f.fix.padmin and "# then on vios2:" in f.fix.padmin
+    b.frame_name = "other-frame"  # not a pair: each VIOS is reported
+    assert [f.host for f in run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[a, b]))] == ["vios1", "vios2"]
+    # the pair from lsmap (model/vios_pairs.py: a common client on one frame) wins over the frame names
+    loc = "U9009.42A.784C1D0-V{}-C20{}"
+    a.npiv_mappings = [SimpleNamespace(vfchost="vfchost0", physloc=loc.format(1, 3), client_id=3, fc_name="fcs0")]
+    b.npiv_mappings = [SimpleNamespace(vfchost="vfchost0", physloc=loc.format(2, 3), client_id=3, fc_name="fcs0")]
+    (f,) = run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[a, b]))
+    assert "Its partner vios2" in f.message
+    c = _vios("vios3")
+    _sea_pair_member(c)
+    c.frame_name = a.frame_name  # same frame, same VLANs, but vios1's partner is vios2
+    assert [f.host for f in run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[a, b, c]))] == ["vios1", "vios3"]
 
 
 def test_load_sharing_quiet_when_sharing_or_single_vlan():
     h = _vios()
     _sea_pair_member(h, ha_mode="sharing")
-    assert run_rule(network_sea_ha.sea_load_sharing, h) == []
+    assert run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[h])) == []
     h2 = _vios()
     _sea_pair_member(h2, trunks=(("ent5", 10, []),))
-    assert run_rule(network_sea_ha.sea_load_sharing, h2) == []
+    assert run_rule(network_sea_ha.sea_load_sharing, estate(hosts=[h2])) == []
 
 
 # --- largesend with Linux clients -----------------------------------------------------------

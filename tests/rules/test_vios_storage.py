@@ -8,6 +8,7 @@ from lparscope.rules.vios import processor as vios_processor
 from lparscope.rules.wpar import kernel_queue_depth as wpar_kernel_queue_depth
 from lparscope.sizing.vios import vios_memory_estimate
 
+from ._frame_builders import estate
 from .conftest import device, ev, host, run_rule
 
 
@@ -42,9 +43,23 @@ def test_vios_memory_estimate_from_adapters():
     need, parts = vios_memory_estimate(_vios_with_adapters(3072))
     # 768 + 4 x 512 (10 Gb) + 2 x 512 (FC) + 4 x 16 (virtual Ethernet) = 3904; 20 cores -> 4096 by cores
     assert need == 4096 and "4 x 10 Gb Ethernet port x 512 MB" in parts
-    (f,) = run_rule(vios_memory.vios_memory, _vios_with_adapters(3072))
-    assert f.values["suggested"] == "4096 MB"
-    assert run_rule(vios_memory.vios_memory, _vios_with_adapters(8192)) == []
+    (f,) = run_rule(vios_memory.vios_memory, estate(hosts=[_vios_with_adapters(3072)]))
+    assert f.values["suggested"] == "4096 MB" and "maximum" not in f.values
+    assert f.facts == {("vios1", "memory_estimate_mb"): 4096}
+    assert run_rule(vios_memory.vios_memory, estate(hosts=[_vios_with_adapters(8192)])) == []
+
+
+def test_vios_memory_maximum_blocks_the_dlpar_add():
+    h = _vios_with_adapters(3072)
+    h.partition.max_memory_mb = 3584
+    (f,) = run_rule(vios_memory.vios_memory, estate(hosts=[h]))
+    assert "maximum memory 3584 MB blocks a DLPAR add to 4096 MB" in f.message
+    assert [(c.attribute, c.target) for c in f.changes] == [("max_mem", 4096), ("desired_mem", 4096)]
+    assert "restart-needed" in f.disruption and f.values["maximum"].startswith("3584 MB")
+    h.partition.max_memory_mb = 8192  # room to grow by DLPAR: no profile change, no restart
+    (f,) = run_rule(vios_memory.vios_memory, estate(hosts=[h]))
+    assert "blocks" not in f.message and [c.attribute for c in f.changes] == ["desired_mem"]
+    assert f.disruption == ["dlpar"]
 
 
 def test_generic_disk_driver():

@@ -215,3 +215,36 @@ def test_bad_input_gives_warnings_not_exceptions():
     assert entstat.detect("hello world") == 0
     assert entstat.detect((FIX / "seed002_sea_ent5_not_threaded.txt").read_text()) >= 90
     assert entstat.STARTS.match("ETHERNET STATISTICS (ent3) :")
+
+
+def test_8023ad_members_lacp_state_typed_and_partner_of_zeroes_kept_as_printed():
+    r = parse("vios_8023ad_partner_missing_ent16.txt")
+    assert r.warnings == [] and r.hostname is None
+    recs = by_name(r)
+    ec = recs["ent16"].etherchannel
+    assert ec.number_of_adapters == 4 and ec.members == ["ent0", "ent1", "ent4", "ent5"]
+    assert recs["ent16"].counters["rx_errors"] == 48213 and recs["ent16"].counters["dma_overrun"] == 47990
+    assert recs["ent16"].lacp is None  # the aggregate itself has no port statistics
+    ok, lost = recs["ent0"].lacp, recs["ent1"].lacp
+    assert (ok.actor.system, ok.actor.key, ok.actor.port) == ("B8-E9-24-E2-A0-A4", "0xBEEF", "0x0001")
+    assert (ok.partner.system, ok.partner.key, ok.partner.port) == ("74-A2-E6-8C-1D-C0", "0x0007", "0x0007")
+    assert (ok.actor.synchronization, ok.actor.collecting, ok.actor.distributing) == ("IN_SYNC", "Enabled", "Enabled")
+    assert ok.counters["Received LACPDUs"] == "118780"
+    assert (lost.partner.system, lost.partner.key, lost.partner.synchronization) == ("00-00-00-00-00-00", "0x0000", "OUT_OF_SYNC")
+    assert lost.actor.distributing == "Disabled" and lost.partner.defaulted == "True"
+    assert lost.partner.lines["system"] == 221 and lost.actor.lines["synchronization"] == 214
+    # ent4 and ent5 print no adapter-specific block: the port statistics follow General Statistics directly
+    assert recs["ent4"].flow_control is None and recs["ent4"].lacp.partner.port == "0x0009"
+    assert "tx_actor_system_priority" not in recs["ent5"].counters and recs["ent5"].lacp.partner.synchronization == "OUT_OF_SYNC"
+    assert all(recs[m].parent == "ent16" and recs[m].role == "member" for m in ("ent0", "ent1", "ent4", "ent5"))
+
+
+def test_etherchannel_summary_variants_backup_line_and_count_with_words():
+    text = ("ETHERNET STATISTICS (ent6) :\nDevice Type: EtherChannel\n\n"
+            "Statistics for every adapter in the EtherChannel:\n---------------------------------\n\n"
+            "Number of adapters: 2 (including the backup adapter)\nActive channel: primary channel\n"
+            "Operating mode: Standard mode\nHash mode: Default (destination IP address)\nBackup adapter - ent3:\n")
+    r = entstat.parse(text)
+    ec = r.records[0].etherchannel
+    assert r.warnings == [] and ec.number_of_adapters == 2 and ec.backup_adapter == "ent3"
+    assert ec.active_channel == "primary channel" and ec.lines["backup_adapter"] == 11

@@ -91,3 +91,31 @@ def test_not_claimed_by_tunables():
     for name in ["hmc10_r_sys.txt", "hmc10_r_lpar.txt", "hmc10_r_prof.txt"]:
         body = read(name).split("\n", 1)[1]  # without the prompt line
         assert [seg.kind for seg in split_and_classify(body)] == ["lssyscfg"]
+
+
+def test_F_values_without_names_are_unrecognised_with_the_reason():
+    from lparscope.sources import parsers
+    from lparscope.sources.filenames import classify_with_hint
+    text = read("hmc10_r_lpar_F_no_names.txt")
+    (seg,) = split_and_classify(text)
+    assert seg.kind is None
+    assert seg.reason.startswith("HMC -F values without field names (4 line(s) of 4 values)")
+    (seg,) = split_and_classify(read("hmc10_r_lpar_F_alone.txt"))
+    assert seg.kind is None and "'lssyscfg -r lpar -m p10frame3 -F' has no -F field list" in seg.reason
+    # the field list in the file's name names the values
+    segs, hint, added = classify_with_hint(text, "hmc7_lssyscfg_-r_lpar_-m_p10frame3_-F_name,lpar_id,state,lpar_env.txt",
+                                           parsers())
+    assert hint.command == "lssyscfg -r lpar -m p10frame3 -F name,lpar_id,state,lpar_env" and added == 1
+    (seg,) = segs
+    assert seg.kind == "lssyscfg"
+    r = s.parse(seg.text)
+    assert r.warnings == []
+    assert [(o.attrs["name"], o.lpar_id, o.attrs["state"], o.system, o.line - added) for o in r.records][1] == (
+        "aixtest2", 4, "Not Activated", "p10frame3", 2)
+
+
+def test_F_alone_parsed_anyway_warns_once():
+    r = s.parse(read("hmc10_r_lpar_F_alone.txt"))
+    assert r.records == []
+    (w,) = r.warnings
+    assert w.line == 2 and "-F without its field list" in w.message

@@ -61,3 +61,31 @@ def test_bad_input_never_raises():
         hmc_lshmc.parse(junk)
     r = u.parse("time=99/99/9999 99:99:99,resource_type=lpar,event_type=sample")
     assert r.records[0].time == "99/99/9999 99:99:99"
+
+
+def test_lshmc_v_reads_every_vpd_keyword():
+    text = (FIX / "lshmc" / "hmc10_lshmc_v.txt").read_text()
+    assert hmc_lshmc.detect(text) >= 95
+    r = hmc_lshmc.parse(text)
+    assert r.warnings == []
+    (v,) = r.records
+    assert v.what == "vpd"
+    a = v.attrs
+    assert (a["type_model"], a["machine_serial"], a["manufacturer"], a["firmware_release"]) == (
+        "7063-CR2", "21DB4E0", "IBM", "V10R3.1061.0")
+    assert (a["description"], a["platform_firmware_description"]) == ("Hardware Management Console", "Platform Firmware")
+    assert (a["vpd_version"], a["size"], a["os"], a["network_address"]) == (
+        "20.0", "33457389568", "Embedded Operating Systems", "10.20.1.7")
+    assert a["vpd_date"].startswith("Tue Nov 18")
+    assert (v.lines["type_model"], v.lines["firmware_release"], v.lines["vpd_version"]) == (7, 16, 3)
+
+
+def test_lshmc_v_unquoted_without_command():
+    text = (FIX / "lshmc" / "hmc9_lshmc_v_unquoted.txt").read_text()
+    assert [seg.kind for seg in split_and_classify(text)] == ["lshmc"]
+    r = hmc_lshmc.parse(text)
+    assert r.warnings == []
+    (v,) = r.records
+    assert (v.attrs["type_model"], v.attrs["machine_serial"], v.attrs["firmware_release"]) == (
+        "7042-CR9", "10B7F2A", "V9R2.952.0")
+    assert v.lines["machine_serial"] == 7

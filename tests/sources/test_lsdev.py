@@ -68,3 +68,37 @@ def test_bad_input_warns_and_never_raises():
     r = lsdev.parse("hdisk0 Available 00-08 SCSI Disk\nEnabled hdisk0 fscsi0\n\x00\x01\n")
     assert len(r.records) == 1
     assert [w.line for w in r.warnings] == [2, 3]
+
+
+def test_H_header_names_any_F_columns():
+    text = (FIX / "aix73_C_H_F_class_subclass.txt").read_text()
+    r = lsdev.parse(text)
+    assert r.warnings == []
+    d = by_name(r)
+    assert d["hdisk7"].status == "Defined" and d["hdisk7"].line == 7
+    assert d["hdisk7"].extra == {"class": "disk", "subclass": "fcp", "type": "mpioosdisk"}
+    assert d["ent0"].extra["type"] == "IBM,l-lan" and d["ent0"].description == ""
+    body = text.split("\n", 1)[1]  # without the command line the header alone names the columns
+    assert lsdev.detect(body) >= 85
+    assert by_name(lsdev.parse(body))["fcs0"].extra["subclass"] == "pciex"
+
+
+def test_aligned_header_keeps_blank_columns():
+    r = lsdev.parse((FIX / "aix72_H_F_spaces_aligned.txt").read_text())
+    d = by_name(r)
+    assert (d["hdisk0"].status, d["hdisk0"].location, d["hdisk0"].extra) == (
+        "Available", None, {"class": "disk", "parent": "vscsi0"})
+    assert d["hdisk1"].location == "02-00-01" and d["fcs0"].extra["parent"] == "pci1"
+
+
+def test_F_rows_without_names_are_unrecognised_with_the_reason():
+    from lparscope.sources.detect import split_and_classify
+    text = (FIX / "aix71_F_five_fields_no_names.txt").read_text()
+    (seg,) = split_and_classify(text)
+    assert seg.kind is None and "without their names" in seg.reason and "-F" in seg.reason
+    named = "# lsdev -Cc disk -F name:class:subclass:type:status\n" + text
+    (seg,) = split_and_classify(named)
+    assert seg.kind == "lsdev"
+    assert by_name(lsdev.parse(named))["hdisk1"].extra["type"] == "mpioosdisk"
+    (x,) = lsdev.parse("hdisk3:Defined\n").records  # two fields, the second a state
+    assert (x.status, x.description) == ("Defined", "")

@@ -41,7 +41,8 @@ def test_ingest_keeps_everything(tmp_path: Path) -> None:
     assert n["collections"] == 1
     assert n["inputs"] == sum(1 for p in ESTATE.rglob("*") if p.is_file())
     assert n["findings"] == result.findings and n["hosts"] == 8
-    assert n["series_files"] == 1 and n["sizing"] == 1  # aix5's day of nmon
+    # one nmon file (aix5); sized: aix5 from its nmon, six partitions from the HMC utilisation samples
+    assert n["series_files"] == 1 and n["sizing"] == 7
     con = duckdb.connect(str(store), read_only=True)
     sections = {r[0] for r in con.execute("SELECT section FROM report_sections").fetchall()}
     assert {"hosts", "findings", "frames", "summary"} <= sections  # every report section, generically
@@ -121,7 +122,7 @@ def test_migration_from_version_1(tmp_path: Path) -> None:
     con = duckdb.connect(str(store), read_only=True)
     assert [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY 1").fetchall()] == [1, 2]
     assert con.execute("SELECT count(*) FROM collections").fetchone()[0] == 2  # old rows kept
-    assert con.execute("SELECT count(*) FROM sizing").fetchone()[0] == 1
+    assert con.execute("SELECT count(*) FROM sizing").fetchone()[0] == 7  # the sized hosts of the example
     con.close()
     assert LATEST == 2
 

@@ -111,6 +111,9 @@ HMC_STEPS: list[Step] = [
         "lshwres -r virtualio --rsubtype scsi -m {sys}",
         "lshwres -r virtualio --rsubtype fc --level lpar -m {sys}",
         "lshwres -r io --rsubtype slot -m {sys}",
+        "lshwres -r mempool -m {sys}",  # Active Memory Sharing (000 §3.3); an HMC message when the frame has none
+        "lshwres -r mempool -m {sys} --rsubtype pgdev",
+        "lshwres -r rspool -m {sys} --rsubtype rsdev",  # suspend/resume reserved storage (000 §3.10)
         "lslparutil -r config -m {sys}",
         "lslparutil -r sys -m {sys} -h {hours}",
         "lslparutil -r pool -m {sys} -h {hours}",
@@ -169,6 +172,8 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
             rf"-r virtualio --rsubtype (?:eth|fc) --level lpar -m {_SYS}",
             rf"-r virtualio --rsubtype scsi -m {_SYS}",
             rf"-r io --rsubtype slot -m {_SYS}",
+            rf"-r mempool -m {_SYS}(?: --rsubtype pgdev)?",
+            rf"-r rspool -m {_SYS} --rsubtype rsdev",
         ],
         "lslparutil": [rf"-r config -m {_SYS}", rf"-r (?:sys|pool|lpar) -m {_SYS} -h {_N}"],
     },

@@ -165,7 +165,65 @@ def _entstat(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[i
         if s.device_type and not dev.description:
             dev.description = s.device_type
         dev.evidence = dev.evidence or Evidence(path, offset + s.line)
+        if getattr(s, "lacp", None) is not None:
+            dev.lacp = Sourced(s.lacp, path, offset)
+        ec = getattr(s, "etherchannel", None)
+        if ec is not None:  # members and backup named by the summary belong to the aggregation
+            for member in [*ec.members, *([ec.backup_adapter] if ec.backup_adapter else [])]:
+                if re.fullmatch(r"ent\d+", member) and member != s.name:
+                    host.device(member).parent = host.device(member).parent or s.name
     return dropped
+
+
+@_applies("netstat-s")
+def _netstat_s(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        if type(r).__name__ == "NetstatSummary":  # the per-protocol sections stay in host.records
+            host.protocol_stats = Sourced(r, path, offset)
+
+
+@_applies("vnicstat")
+def _vnicstat(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]]:
+    dropped = []
+    for r in parsed.records:
+        if not r.name:
+            dropped.append((r.line, "vNIC server statistics not attached: the output names no vNIC server"))
+            continue
+        host.vnic_servers[r.name] = Sourced(r, path, offset)
+        if r.backing_device:
+            host.device(r.backing_device).parent = host.device(r.backing_device).parent or r.name
+    if host.vnic_servers:
+        host.role_reasons.append(f"vnicstat output: serves vNIC clients ({path})")
+    return dropped
+
+
+_LSSEA_DESCRIPTIONS = {"etherchannel": "EtherChannel / IEEE 802.3ad Link Aggregation",
+                       "virtual adapters": "Virtual I/O Ethernet Adapter (l-lan)"}
+
+
+@_applies("lssea")
+def _lssea(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    """The lssea report: SEAs, their aggregation (the attributes it prints), ports with LACP state."""
+    members: dict[str, str] = {}
+    for r in parsed.records:
+        kind = type(r).__name__
+        if kind == "LsseaSea":
+            dev = host.device(r.name)
+            dev.description = dev.description or "Shared Ethernet Adapter"
+            dev.evidence = dev.evidence or Evidence(path, offset + r.line)
+        elif kind == "LsseaRow":
+            dev = host.device(r.name)
+            dev.description = dev.description or _LSSEA_DESCRIPTIONS.get(r.table, "")
+            dev.parent = dev.parent or members.get(r.name) or r.sea
+            if r.table == "etherchannel":
+                for attr, col in (("adapter_names", "phys_adapters"), ("mode", "mode"), ("hash_mode", "hash_mode")):
+                    if r.values.get(col) and attr not in dev.attrs:
+                        dev.attrs[attr] = Setting(r.values[col], Evidence(path, offset + r.line))
+                members.update({m: r.name for m in r.values.get("phys_adapters", "").split(",") if m})
+            if r.lacp is not None:
+                dev.lacp = Sourced(r.lacp, path, offset)
+    if any(type(r).__name__ == "LsseaSea" for r in parsed.records):
+        host.role_reasons.append(f"lssea report of Shared Ethernet Adapters ({path})")
 
 
 @_applies("tunables")

@@ -8,6 +8,7 @@ Records are kept whole (as :class:`Sourced`) so rules can cite any field's line.
 from __future__ import annotations
 
 from ..sources.base import Parsed
+from ..sources.prtconf import SystemConfig
 from .build import _applies
 from .estate import Evidence, Host, Series, Setting, Sourced
 
@@ -124,6 +125,12 @@ def _lparstat_mem(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     host.memory_io = _series(host.memory_io, parsed, path, offset, lambda r: dict(r.values))
 
 
+@_applies("vmstat-h")
+def _vmstat_hyp(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    """vmstat -h rows join the lparstat -m samples: both give hpi / hpit / pmem (AMS)."""
+    host.memory_io = _series(host.memory_io, parsed, path, offset, lambda r: dict(r.values))
+
+
 @_applies("lparstat-E")
 def _lparstat_spurr(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     def row(r):  # type: ignore[no-untyped-def]
@@ -132,3 +139,43 @@ def _lparstat_spurr(host: Host, parsed: Parsed, path: str, offset: int) -> None:
         values.update({"freq_ghz": r.freq_ghz, "freq_pct": r.freq_pct})
         return values
     host.spurr = _series(host.spurr, parsed, path, offset, row)
+
+
+def _platform(host: Host, summary, path: str, offset: int) -> None:  # type: ignore[no-untyped-def]
+    """Machine type/serial and the system firmware from platform VPD, where nothing better said them."""
+    for key, theirs in (("system", "firmware_current"), ("system_permanent", "firmware_permanent"),
+                        ("system_temporary", "firmware_temporary")):
+        value = getattr(summary, theirs)
+        if value and key not in host.firmware:
+            host.firmware[key] = Setting(value, Evidence(path, offset + summary.lines.get(theirs, summary.line)))
+    if host.system is None and (summary.type_model or summary.machine_serial):
+        lines = {"model": summary.lines.get("type_model", summary.line),
+                 "serial": summary.lines.get("machine_serial", summary.line)}
+        cfg = SystemConfig(model=summary.type_model, serial=summary.machine_serial, line=summary.line, lines=lines)
+        host.system = Sourced(cfg, path, offset)
+
+
+def _described(host: Host, name: str, description: str, path: str, offset: int, line: int) -> None:
+    dev = host.device(name)
+    dev.description = dev.description or description
+    dev.evidence = dev.evidence or Evidence(path, offset + line)
+
+
+@_applies("lscfg")
+def _lscfg(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        kind = type(r).__name__
+        if kind == "VpdDevice":
+            _described(host, r.name, r.description, path, offset, r.line)
+        elif kind == "PlatformSummary":
+            _platform(host, r, path, offset)
+
+
+@_applies("lsvpd")
+def _lsvpd(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    for r in parsed.records:
+        kind = type(r).__name__
+        if kind == "VpdBlock" and r.fields.get("device_name"):
+            _described(host, r.fields["device_name"], r.description or "", path, offset, r.line)
+        elif kind == "PlatformSummary":
+            _platform(host, r, path, offset)

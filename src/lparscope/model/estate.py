@@ -96,6 +96,7 @@ class Device:
     parent: str | None = None  # SEA or EtherChannel this adapter belongs to
     evidence: Evidence | None = None
     stats_origin: tuple[str, int] | None = None  # (path, line offset) of the stats' output
+    lacp: Any = None  # Sourced LACP port state: entstat's 802.3ad port statistics, or an lssea report row
 
     def stat_ev(self, *keys: str) -> list[Evidence]:
         """Evidence for statistics fields, from the parser's per-field line numbers."""
@@ -196,14 +197,20 @@ class Host:
     firmware: dict[str, Setting] = field(default_factory=dict)  # "system", "system_permanent", "service", device name ...
     system: Sourced | None = None  # prtconf / lsconf summary (model, serial, LPAR number and name)
     hcalls: list[Sourced] = field(default_factory=list)  # lparstat -H rows
-    memory_io: Series | None = None  # lparstat -m samples (AMS page-ins, I/O entitlement)
+    memory_io: Series | None = None  # lparstat -m / vmstat -h samples (AMS page-ins, loan, I/O entitlement)
     spurr: Series | None = None  # lparstat -E samples (actual vs frequency-normalised use)
+    protocol_stats: Sourced | None = None  # netstat -s counters read by name (NetstatSummary), the last read
+    vnic_servers: dict[str, Sourced] = field(default_factory=dict)  # vnicstat, by vNIC server (vnicserverN)
     files: list[str] = field(default_factory=list)
     nmon: Any = None  # the NmonRecording read for this host, if any (time series for sizing and charts)
     nmon_path: str | None = None  # where that recording was read from, for evidence
     sizing: Any = None  # lparscope.sizing.cpu.Sizing computed from the measured series, if any
+    sizing_evidence: list[Any] = field(default_factory=list)  # per sample, when sized from HMC samples
     frame_model: str | None = None  # type-model of the frame the host runs on (HMC data), e.g. 9009-42A
     frame_model_evidence: Evidence | None = None
+    frame_name: str | None = None  # the frame (HMC data) this host was joined to
+    hpt_ratio: int | None = None  # its HPT ratio divisor as the HMC gives it (curr_hpt_ratio), None when not given
+    frame_hpt_ratio: int | None = None  # the frame's default HPT ratio divisor (default_hpt_ratios)
     # Every parser record, by input kind, with its origin: rules for kinds that have no
     # dedicated model fields read them here (e.g. host.records["mount"]).
     records: dict[str, list[Sourced]] = field(default_factory=dict)
@@ -246,6 +253,8 @@ class Estate:
     inputs: list[InputStatus] = field(default_factory=list)
     # Managed systems seen through HMC data (lparscope.model.frame.Frame), by system name.
     frames: dict[str, Any] = field(default_factory=dict)
+    # How each host was joined to a partition of the HMC data, or why not (model/frame_join.JoinNote).
+    joins: list[Any] = field(default_factory=list)
 
     def host(self, name: str) -> Host:
         if name not in self.hosts:

@@ -10,10 +10,10 @@ and returns one :class:`Frame` per managed system, by system name:
   profile's values beside them, virtual Ethernet / vSCSI / vFC adapters with their slot pairs,
   measured use from ``lslparutil`` samples;
 - the join: ``FramePartition.host`` names the :class:`~lparscope.model.estate.Host` analysed from
-  the partition's own outputs. A host is joined by its ``lparstat -i`` Partition Name, else by its
-  host (node) name, else by partition number plus the frame serial read from its virtual adapter
-  location codes (``U9009.42A.784C1D0-V3-C10``), else by partition number alone when the estate
-  holds one frame only;
+  the partition's own outputs, ``FramePartition.join`` the evidence it was joined on: partition
+  name, node name, or frame serial and partition id, never a partition number alone (see
+  ``model/frame_join.py``; each host's outcome, joins refused or ambiguous included, is in
+  ``Estate.joins``);
 - VIOS pairs: two VIOS of a frame with server adapters (HMC vSCSI / vFC slot pairs, or the
   VIOS's own ``lsmap`` client ids) toward a common client.
 
@@ -26,13 +26,15 @@ Every value keeps where it was read: ``evidence[attr]`` on frames and partitions
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..numbers import finite_float
 from .estate import Estate, Evidence, Host
+from .frame_memory import SharedMemoryPool, StorageDevice
+from .generation import generation_of
+from .hpt import FALLBACK_DIVISOR, hpt_divisor, hpt_mb
 
 HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner")
 
@@ -67,14 +69,6 @@ def ratio_divisor(v: Any) -> int | None:
     """"1:64" -> 64."""
     m = re.match(r"^\s*1\s*:\s*(\d+)\s*$", str(v or ""))
     return int(m.group(1)) if m else None
-
-
-def hpt_mb(max_memory_mb: float, divisor: float) -> int:
-    """HPT of one partition: max memory / divisor, rounded up to a power of two (rules-catalogue S4)."""
-    raw = max_memory_mb / divisor
-    if raw <= 0:
-        return 0
-    return 2 ** max(0, math.ceil(math.log2(raw) - 1e-12))
 
 
 def int_list(v: Any) -> list[int]:
@@ -130,6 +124,16 @@ class UseSample:
 
 
 @dataclass
+class MemUseSample:
+    """The frame's memory at one time (HMC Scanner Sys_RAM_Usage): configurable and still available, MB."""
+
+    time: Any
+    configurable: int | None = None
+    available: int | None = None
+    evidence: Evidence | None = None
+
+
+@dataclass
 class FramePartition:
     name: str
     id: int | None = None
@@ -153,6 +157,10 @@ class FramePartition:
     mem_mode: str | None = None
     hpt_ratio: int | None = None  # divisor
     ame_factor: float | None = None
+    io_entitled_mb: int | None = None  # shared memory: I/O entitled memory (None with auto or unknown)
+    io_entitled_auto: bool | None = None
+    paging_vios: list[str] = field(default_factory=list)  # shared memory: primary, secondary paging VIOS
+    suspend_capable: bool | None = None
     profile_name: str | None = None
     profile: dict[str, str] = field(default_factory=dict)  # the current profile's attributes
     profile_evidence: dict[str, Evidence] = field(default_factory=dict)
@@ -169,6 +177,10 @@ class FramePartition:
     @property
     def is_vios(self) -> bool:
         return (self.env or "").lower() == "vioserver"
+
+    @property
+    def shared_memory(self) -> bool:
+        return (self.mem_mode or "").lower() == "shared"
 
     @property
     def shared(self) -> bool:
@@ -195,11 +207,11 @@ class FramePartition:
     def ev(self, *names: str) -> list[Evidence]:
         return [self.evidence[n] for n in names if n in self.evidence]
 
-    def hpt(self, default_divisor: int | None) -> int | None:
-        div = self.hpt_ratio or default_divisor
-        if not self.mem_max or not div:
+    def hpt(self, divisor: int | None) -> int | None:
+        """HPT of this partition's maximum memory with ``divisor`` (see :meth:`Frame.hpt_divisor`)."""
+        if not self.mem_max or not divisor:
             return None
-        return hpt_mb(self.mem_max, div)
+        return hpt_mb(self.mem_max, divisor)
 
     def peak_use(self) -> float | None:
         return max((u.physc for u in self.use), default=None)
@@ -247,6 +259,9 @@ class Frame:
     seas: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "sea", attrs..., "evidence"}
     fc_ports: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "fc", "num_cmd_elems", "max_xfer_size", ...}
     vscsi_maps: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "vhost", "client_id", "vtd", "lun", "backing"}
+    mem_pool: SharedMemoryPool | None = None  # Active Memory Sharing (lshwres -r mempool)
+    rs_devices: list[StorageDevice] = field(default_factory=list)  # suspend/resume (lshwres -r rspool --rsubtype rsdev)
+    mem_use: list[MemUseSample] = field(default_factory=list)  # HMC Scanner Sys_RAM_Usage, per day or hour
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     def ev(self, *names: str) -> list[Evidence]:
@@ -286,8 +301,28 @@ class Frame:
         ded = sum(p.vps or 0 for p in self.partitions.values() if p.dedicated and p.running_now)
         return total - ded, self.evidence.get("cores_configurable")
 
-    def hpt_total(self) -> int:
-        return sum(p.hpt(self.default_hpt_ratio) or 0 for p in self.partitions.values())
+    def pool_free(self, pool_id: int = 0) -> float | None:
+        """Processor units of a pool that no running partition is entitled to: its size less the EC of
+        its running shared partitions and its reserve, and never more than the frame's available units
+        (``curr_avail_sys_proc_units``); None when the pool's size is unknown and so is the frame's."""
+        size, _ev = self.pool_size(pool_id)
+        pool = self.pools.get(pool_id)
+        used = sum(p.ec or 0.0 for p in self.partitions.values()
+                   if p.shared and p.running_now and (p.pool_id or 0) == pool_id)
+        free = None if size is None else size - used - ((pool.reserved_units or 0.0) if pool is not None else 0.0)
+        if self.cores_available is not None:
+            free = self.cores_available if free is None else min(free, self.cores_available)
+        return free
+
+    def hpt_divisor(self, p: FramePartition, fallback: float = FALLBACK_DIVISOR,
+                    profile_ratio: int | None = None) -> int:
+        """The HPT ratio of ``p`` on this frame (model/hpt.py): its own, the frame's default, the
+        generation's, else ``fallback``; ``profile_ratio`` judges a profile's ratio instead of the running one."""
+        return hpt_divisor(profile_ratio or p.hpt_ratio, self.default_hpt_ratio, generation_of(self.model),
+                           p.env, fallback, shared_memory=(p.mem_mode or "").lower() == "shared")[0]
+
+    def hpt_total(self, fallback: float = FALLBACK_DIVISOR) -> int:
+        return sum(p.hpt(self.hpt_divisor(p, fallback)) or 0 for p in self.partitions.values())
 
 
 _LOC = re.compile(r"^U(?P<type>\w{4})\.(?P<model>\w{3})\.(?P<serial>\w+)-V\d+")

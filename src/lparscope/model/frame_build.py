@@ -3,19 +3,21 @@
 It walks every HMC record kept on the hosts (lssyscfg, lshwres, lslparutil, HMC Scanner rows) in
 order: HMC CLI objects (``frame_hmc``), HMC Scanner rows (``frame_scanner``), lslparutil samples
 (``frame_util``); then settles each partition's profile, fills the shared pools and joins
-partitions to the hosts analysed from their own outputs (see the module docstring of
-model/frame.py). The types are in ``model/frame.py``, the record plumbing in ``frame_records``.
+partitions to the hosts analysed from their own outputs, on evidence only (``frame_join``). The
+types are in ``model/frame.py``, the record plumbing in ``frame_records``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .estate import Estate, Host
-from .frame import Frame, FramePartition, SharedPool, host_serial, opt_str, vios_pairs
+from .estate import Estate
+from .frame import Frame, SharedPool, opt_str, vios_pairs
 from .frame_hmc import hmc_object, settle_profile
+from .frame_join import join_hosts
 from .frame_records import FrameSet, HmcItem, hmc_records, record_attrs, record_kind
 from .frame_scanner import scanner_row
+from .frame_scanner_usage import scanner_usage
 from .frame_util import keep_sample, settle_use
 
 
@@ -25,7 +27,10 @@ def build_frames(estate: Estate) -> dict[str, Frame]:
     for fr in frames.values():  # each joined host learns its frame's type-model (POWER generation)
         for p in fr.partitions.values():
             host = estate.hosts.get(p.host or "")
-            if host is not None and fr.model:
+            if host is None:
+                continue
+            host.frame_name, host.hpt_ratio, host.frame_hpt_ratio = fr.name, p.hpt_ratio, fr.default_hpt_ratio
+            if fr.model:
                 host.frame_model = fr.model
                 host.frame_model_evidence = fr.evidence.get("model")
     return frames
@@ -88,9 +93,10 @@ class Builder(FrameSet):
         for fr in self.frames.values():
             settle_profile(fr)
             self.pool_members(fr)
+        scanner_usage(self, [it for it in items if record_kind(it.rec) == "ScannerUsage"], names)
         self.frames = {n: f for n, f in self.frames.items()
-                       if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable}
-        self.join()
+                       if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable or f.mem_use}
+        self.estate.joins = join_hosts(self.estate, self.frames)
         for fr in self.frames.values():
             fr.vios_pairs = vios_pairs(self.estate, fr)
         return self.frames
@@ -103,46 +109,6 @@ class Builder(FrameSet):
             pool = fr.pools.setdefault(pid, SharedPool(pid, p.pool_name if pid else (p.pool_name or "DefaultPool")))
             if p.name not in pool.partitions:
                 pool.partitions.append(p.name)
-
-    def join(self) -> None:
-        taken: set[tuple[str, str]] = set()
-        hosts = [h for h in self.estate.hosts.values() if h.role != "hmc"]
-        single = len(self.frames) == 1
-        for h in sorted(hosts, key=lambda x: x.name):
-            match = self._match(h, single)
-            if match is None:
-                continue
-            fr, p, how = match
-            if (fr.name, p.name) in taken:
-                continue
-            taken.add((fr.name, p.name))
-            p.host, p.join = h.name, how
-
-    def _match(self, h: Host, single: bool) -> tuple[Frame, FramePartition, str] | None:
-        pname = h.partition.name if h.partition else None
-        number = h.partition.number if h.partition else None
-        serial = host_serial(h)
-        candidates = [fr for fr in self.frames.values() if serial is None or fr.serial in (None, serial)]
-        for fr in candidates:
-            if pname and pname in fr.partitions:
-                p = fr.partitions[pname]
-                if number is None or p.id is None or p.id == number:
-                    return fr, p, "partition name"
-        for fr in candidates:
-            if h.name in fr.partitions:
-                p = fr.partitions[h.name]
-                if number is None or p.id is None or p.id == number:
-                    return fr, p, "host name"
-        if number is not None and serial is not None:
-            for fr in self.frames.values():
-                if fr.serial == serial and fr.by_id(number) is not None:
-                    return fr, fr.by_id(number), "partition number and frame serial"  # type: ignore[return-value]
-        if number is not None and single:
-            fr = next(iter(self.frames.values()))
-            p = fr.by_id(number)
-            if p is not None and not any(p.name == x.name for x in []) and (pname is None or pname not in fr.partitions):
-                return fr, p, "partition number (only frame)"
-        return None
 
 
 def _dedupe(fr: Frame) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 from .estate import Evidence
 from .frame import (Frame, FramePartition, SharedPool, VirtualEth, VirtualSlot, int_list, opt_float, opt_int,
     opt_str, ratio_divisor)
+from .frame_memory import SharedMemoryPool, StorageDevice
 from .frame_records import FrameSet, HmcItem, record_attrs
 
 _PROC_RUN = {  # profile attribute: lshwres -r proc --level lpar attribute
@@ -75,10 +76,16 @@ def hmc_object(fs: FrameSet, fr: Frame, it: HmcItem) -> None:
             pool.reserved_units = opt_float(a.get("curr_reserved_pool_proc_units"))
             pool.evidence["reserved_units"] = ev("curr_reserved_pool_proc_units")
         pool.evidence.setdefault("pool", ev(None))
+    elif res in ("mempool", "mempool-pgdev", "rspool-rsdev"):
+        pool_object(fr, res, a, ev)
     elif res == "lpar":
         p = fs.part(fr, opt_str(a.get("name")), opt_int(a.get("lpar_id")))
         if p is None:
             return
+        suspend = _flag(a.get("suspend_capable"))
+        if suspend is not None:
+            p.suspend_capable = suspend
+            p.evidence["suspend_capable"] = ev("suspend_capable")
         p.env = opt_str(a.get("lpar_env")) or p.env
         p.state = opt_str(a.get("state")) or p.state
         p.os_version = opt_str(a.get("os_version")) or p.os_version
@@ -127,6 +134,40 @@ def hmc_object(fs: FrameSet, fr: Frame, it: HmcItem) -> None:
         (p.vscsi if res == "vscsi" else p.vfc).append(slot)
 
 
+def _flag(v: Any) -> bool | None:
+    t = (opt_str(v) or "").lower()
+    return True if t in ("1", "true", "yes", "on") else False if t in ("0", "false", "no", "off") else None
+
+
+def pool_object(fr: Frame, res: str, a: dict[str, str], ev: Any) -> None:
+    """``lshwres -r mempool`` (the pool, its paging devices) and ``-r rspool --rsubtype rsdev``."""
+    if res == "mempool":
+        pool = fr.mem_pool = fr.mem_pool or SharedMemoryPool()
+        for ours, theirs in (("size_mb", "curr_pool_mem"), ("available_mb", "curr_avail_pool_mem"),
+                             ("max_mb", "curr_max_pool_mem"), ("firmware_mb", "sys_firmware_pool_mem")):
+            if opt_int(a.get(theirs)) is not None:
+                setattr(pool, ours, opt_int(a.get(theirs)))
+                pool.evidence[ours] = ev(theirs)
+        names = [n.strip() for n in (a.get("paging_vios_names") or "").split(",") if opt_str(n)]
+        if names:
+            pool.paging_vios, pool.evidence["paging_vios"] = names, ev("paging_vios_names")
+        dedup = _flag(a.get("mem_dedup", a.get("curr_mem_dedup")))
+        if dedup is not None:
+            pool.dedup, pool.evidence["dedup"] = dedup, ev("mem_dedup" if "mem_dedup" in a else "curr_mem_dedup")
+        return
+    vios_key = "paging_vios" if res == "mempool-pgdev" else "vios"
+    redundant = _flag(a.get("is_redundant"))
+    dev = StorageDevice(opt_str(a.get("device_name")) or "?", opt_str(a.get(f"{vios_key}_name")), opt_int(a.get("size")),
+                        opt_str(a.get("lpar_name")), opt_int(a.get("lpar_id")),
+                        opt_str(a.get(f"redundant_{vios_key}_name")) if redundant else None, opt_str(a.get("state")),
+                        ev("device_name"))
+    if res == "mempool-pgdev":
+        fr.mem_pool = fr.mem_pool or SharedMemoryPool()
+        fr.mem_pool.devices.append(dev)
+    else:
+        fr.rs_devices.append(dev)
+
+
 def proc_running(p: FramePartition, a: dict[str, str], ev: Any) -> None:
     p.proc_mode = opt_str(a.get("curr_proc_mode")) or p.proc_mode
     p.sharing_mode = opt_str(a.get("curr_sharing_mode")) or p.sharing_mode
@@ -155,6 +196,17 @@ def mem_running(p: FramePartition, a: dict[str, str], ev: Any) -> None:
             setattr(p, ours, v)
             p.evidence[ours] = ev(theirs)
     p.mem_mode = opt_str(a.get("mem_mode")) or p.mem_mode
+    if "mem_mode" in a:
+        p.evidence["mem_mode"] = ev("mem_mode")
+    io = opt_str(a.get("curr_io_entitled_mem"))
+    if io is not None:
+        p.io_entitled_auto = io.lower() == "auto"
+        p.io_entitled_mb = opt_int(io)
+        p.evidence["io_entitled_mem"] = ev("curr_io_entitled_mem")
+    paging = [v for v in (opt_str(a.get("primary_paging_vios_name")), opt_str(a.get("secondary_paging_vios_name"))) if v]
+    if paging or "primary_paging_vios_name" in a:
+        p.paging_vios = paging
+        p.evidence["paging_vios"] = ev("primary_paging_vios_name")
     div = ratio_divisor(a.get("curr_hpt_ratio"))
     if div:
         p.hpt_ratio = div
@@ -199,6 +251,13 @@ def settle_profile(fr: Frame) -> None:
         if p.hpt_ratio is None and ratio_divisor(a.get("hpt_ratio")):
             p.hpt_ratio = ratio_divisor(a.get("hpt_ratio"))
             p.evidence.setdefault("hpt_ratio", evs.get("hpt_ratio"))  # type: ignore[arg-type]
+        if p.suspend_capable is None and _flag(a.get("suspend_capable")) is not None:
+            p.suspend_capable = _flag(a.get("suspend_capable"))
+            p.evidence.setdefault("suspend_capable", evs.get("suspend_capable"))  # type: ignore[arg-type]
+        if not p.paging_vios and opt_str(a.get("primary_paging_vios_name")):
+            p.paging_vios = [v for v in (opt_str(a.get("primary_paging_vios_name")),
+                                         opt_str(a.get("secondary_paging_vios_name"))) if v]
+            p.evidence.setdefault("paging_vios", evs.get("primary_paging_vios_name"))  # type: ignore[arg-type]
         if p.ame_factor is None and opt_float(a.get("mem_expansion")):
             p.ame_factor = opt_float(a.get("mem_expansion"))
         if p.pool_name is None:

@@ -81,6 +81,7 @@ class NmonRecording:
 
     host: str | None = None
     header: dict[str, str] = field(default_factory=dict)
+    header_lines: dict[str, int] = field(default_factory=dict)  # AAA key -> its file line
     tz: str = NAIVE
     times: dict[str, datetime] = field(default_factory=dict)  # "T0001" -> time of that snapshot
     tables: dict[str, NmonTable] = field(default_factory=dict)

@@ -35,6 +35,7 @@ class Routing(ReaderState):
             if key in self.rec.header and len(parts) > 2:
                 key, value = f"{key}:{parts[2].strip()}", ",".join(parts[3:]).strip()
             self.rec.header[key] = value
+            self.rec.header_lines[key] = line
             if key == "host":
                 self.rec.host = value or None
             return

@@ -57,7 +57,7 @@ def check(changes: list[PlannedChange], estate: Estate, fps: dict[str, tuple[Fra
             groups.setdefault((c.frame, c.lpar or c.change.object), {})[c.change.attribute] = c
     for attrs in groups.values():
         _maxima(attrs, estate, fps, changes, new_change)
-    _measured_vp_floor(changes, fps)
+    _measured_vp_floor(changes, fps, estate)
     _pool_capacity(changes, fps)
     _memory_capacity(changes, fps)
     for attrs in groups.values():
@@ -128,11 +128,7 @@ def _pool_of(fr: Frame, fp: FramePartition) -> tuple[int, float | None, float | 
     size, _ev = fr.pool_size(pid)
     pool = fr.pools.get(pid)
     name = (pool.name if pool is not None and pool.name else None) or ("DefaultPool" if pid == 0 else f"pool {pid}")
-    used = sum(p.ec or 0.0 for p in fr.partitions.values() if p.shared and p.running_now and (p.pool_id or 0) == pid)
-    free = None if size is None else size - used - ((pool.reserved_units or 0.0) if pool is not None else 0.0)
-    if fr.cores_available is not None:
-        free = fr.cores_available if free is None else min(free, fr.cores_available)
-    return pid, size, free, name
+    return pid, size, fr.pool_free(pid), name
 
 
 def _pool_capacity(changes: list[PlannedChange], fps: dict) -> None:
@@ -311,14 +307,15 @@ def frame_totals(changes: list[PlannedChange], estate: Estate) -> list[dict[str,
             t["vp_after"] += planned.get((fr.name, p.name, "desired_procs")) or p.vps or 0
         for pid, t in sorted(pools.items()):
             size, _ = fr.pool_size(pid)
+            free = fr.pool_free(pid)  # the one computation of a pool's free units (model/frame.py)
             pool = fr.pools.get(pid)
             out.append({"frame": fr.name, "model": fr.model, "generation": label(generation_of(fr.model)),
                         "pool_id": pid, "pool": (pool.name if pool is not None and pool.name else None)
                         or ("DefaultPool" if pid == 0 else f"pool {pid}"), "pool_size": size,
                         "ec_before": round(t["ec_before"], 2), "ec_after": round(t["ec_after"], 2),
                         "vp_before": int(t["vp_before"]), "vp_after": int(t["vp_after"]),
-                        "free_before": None if size is None else round(size - t["ec_before"], 2),
-                        "free_after": None if size is None else round(size - t["ec_after"], 2),
+                        "free_before": None if free is None else round(free, 2),
+                        "free_after": None if free is None else round(free - (t["ec_after"] - t["ec_before"]), 2),
                         "memory_mb_before": int(mem_before), "memory_mb_after": int(mem_after),
                         "memory_mb_free_before": fr.mem_available,
                         "memory_mb_free_after": None if fr.mem_available is None
@@ -330,14 +327,19 @@ def frame_totals(changes: list[PlannedChange], estate: Estate) -> list[dict[str,
 MIN_USE_SAMPLES = 12
 
 
-def _measured_vp_floor(changes: list[PlannedChange], fps: dict) -> None:
+def _measured_vp_floor(changes: list[PlannedChange], fps: dict, estate: Estate) -> None:
     """Never cut virtual processors below the peak the HMC measured (lslparutil): a VP count from a
-    short series (a few lparstat samples) must not starve a partition the frame saw busier."""
+    short series (a few lparstat samples) must not starve a partition the frame saw busier. A host
+    the sizing stage sized (from its longest series, the HMC samples included) keeps that sizing."""
     for c in changes:
         if c.change.attribute != "desired_procs" or c.status != "planned":
             continue
         _fr, fp = fps.get(c.id, (None, None))
         if fp is None or len(fp.use) < MIN_USE_SAMPLES:
+            continue
+        host = estate.hosts.get(fp.host or "")
+        sz = getattr(host, "sizing", None)
+        if sz is not None and sz.recommended_vp is not None and sz.n_samples >= len(fp.use):
             continue
         peak = fp.peak_use()
         t, cur = _num(c.change.target), _num(c.change.current)

@@ -23,9 +23,9 @@ def locate(estate: Estate, host: str, lpar: str | None = None,
             if p.host == host and host:
                 return fr, p
     if lpar:
-        for fr in frames:
-            if lpar in fr.partitions:
-                return fr, fr.partitions[lpar]
+        named = [fr for fr in frames if lpar in fr.partitions]
+        if len(named) == 1:  # the same name on several frames: ambiguous, not guessed (model/frame_join.py)
+            return named[0], named[0].partitions[lpar]
     return None, None
 
 

@@ -50,7 +50,7 @@ def _pool_table(estate: Estate, fr: Frame) -> list[dict[str, Any]]:
             if (peak is None) and h is not None and h.cpu is not None and h.cpu.values("physc"):
                 v = h.cpu.values("physc")
                 peak, mean, src = max(v), sum(v) / len(v), "lparstat"
-            rows.append({"partition": p.name, "host": p.host, "vios": p.is_vios, "sharing_mode": p.sharing_mode,
+            rows.append({"partition": p.name, "host": p.host, "join": p.join, "vios": p.is_vios, "sharing_mode": p.sharing_mode,
                          "ec": p.ec, "vps": p.vps, "weight": p.weight, "measured_mean": _num(mean),
                          "measured_peak": _num(peak), "measured_from": src})
         out.append({"id": pid, "name": (pool.name if pool and pool.name else ("DefaultPool" if pid == 0 else None)),
@@ -66,7 +66,7 @@ def _memory_table(fr: Frame) -> dict[str, Any]:
 
     rows = []
     for p in sorted(fr.partitions.values(), key=lambda p: (p.id or 0, p.name)):
-        div = divisor(fr.default_hpt_ratio, p) if p.mem_max else None
+        div = divisor(fr, p) if p.mem_max else None
         rows.append({"partition": p.name, "host": p.host, "state": p.state, "mem_mb": p.mem, "min_mb": p.mem_min,
                      "max_mb": p.mem_max, "hpt_ratio": f"1:{div}" if div else None,
                      "hpt_mb": p.hpt(div) if div else None, "ame_factor": p.ame_factor})
@@ -147,6 +147,13 @@ def _sizing(estate: Estate, fr: Frame) -> tuple[list[dict[str, Any]], list[dict[
     return [s.to_dict() for s in sized.values()], checks
 
 
+def _wpar(estate: Estate, fr: Frame) -> dict[str, Any] | None:
+    """The global LPAR that would host the frame's measured AIX partitions as WPARs (000 §3.9.1)."""
+    from ..sizing.wpar import frame_wpar_sizing
+
+    return frame_wpar_sizing(estate, fr)
+
+
 def _partition_row(p: FramePartition) -> dict[str, Any]:
     return {"name": p.name, "id": p.id, "env": p.env, "state": p.state, "host": p.host, "join": p.join,
             "proc_mode": p.proc_mode, "sharing_mode": p.sharing_mode, "ec": p.ec, "vps": p.vps,
@@ -181,6 +188,7 @@ def frame_section(estate: Estate) -> list[dict[str, Any]]:
             "mappings": _mappings(estate, fr),
             "vios_sizing": sizing,
             "failover": failover_checks,
+            "wpar_consolidation": _wpar(estate, fr),
             "profile_drift": drift,
             "sources": [{"path": path, "resources": sorted(res)} for path, res in sorted(fr.sources.items())],
         })
@@ -311,5 +319,11 @@ def export_xlsx(report: dict[str, Any], path: str | Path) -> None:
         _sheet(wb, "vFC map", [{"frame": f["name"], **r} for f in frames for r in f.get("mappings", {}).get("vfc", [])])
         _sheet(wb, "VLANs", [{"frame": f["name"], **r} for f in frames for r in f.get("topology", {}).get("vlans", [])])
         _sheet(wb, "VIOS sizing", [{"frame": f["name"], **r} for f in frames for r in f.get("vios_sizing", [])])
+        _sheet(wb, "WPAR consolidation", [{k: v for k, v in f["wpar_consolidation"].items() if k != "source"}
+                                          for f in frames if f.get("wpar_consolidation")])
         _sheet(wb, "Profile drift", [{"frame": f["name"], **r} for f in frames for r in f.get("profile_drift", [])])
+        _sheet(wb, "Joins", [{**{k: v for k, v in j.items() if k != "evidence"},
+                              "evidence": "; ".join(f"{e.get('path')}:{e.get('line')}" for e in j.get("evidence") or [])}
+                             for j in report.get("joins") or [] if isinstance(j, dict)],
+               ["host", "status", "frame", "partition", "basis", "candidates", "reason", "evidence"])
     wb.save(str(path))

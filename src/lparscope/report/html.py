@@ -215,6 +215,7 @@ def render_html(report: dict, charts: list[dict] | None = None) -> str:
         rules=rules,
         rule_anchors=rule_anchors,
         frames=frames,
+        joins=_dicts(report.get("joins")),
         **chart_context(charts or []),
         **plan_context(report),
     )

@@ -89,6 +89,7 @@ def build_report(analysis: Analysis, now: datetime | None = None) -> dict[str, A
         "hosts": hosts,
         "findings": findings,
         "frames": frame_section(estate),
+        "joins": [n.to_dict() for n in getattr(estate, "joins", None) or []],
         "plan": analysis.plan.to_dict() if getattr(analysis, "plan", None) is not None else None,
         "rules": _rules_used(analysis),
         "problems": list(analysis.problems),

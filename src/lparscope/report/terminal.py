@@ -104,10 +104,42 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], view: View,
     out.add("findings: ", (f"{c['critical']} critical", "critical"), ", ", (f"{c['warning']} warning", "warning"),
             ", ", (f"{c['info']} info", "info"), f" ({len({f.get('host') for f in findings})} hosts, partitions or frames concerned)"
             + (f"  (filtered: {'; '.join(filt)})" if filt else ""))
+    _joins(report, out)
     plan = report.get("plan")
     headline = plan.get("headline") if isinstance(plan, dict) else None
     if headline:
         out.add(("plan: ", "head"), str(headline))
+
+
+JOINS_SHOWN = 8  # refused or ambiguous joins listed in the summary (all of them: --inputs, HTML, JSON "joins")
+
+
+def _joins(report: dict[str, Any], out: _Lines, every: bool = False) -> None:
+    """Hosts joined to partitions of the HMC data, by basis; joins refused or ambiguous as warnings."""
+    joins = [j for j in report.get("joins") or [] if isinstance(j, dict)]
+    if not joins:
+        return
+    joined = [j for j in joins if j.get("status") == "joined"]
+    bases: dict[str, int] = {}
+    for j in joined:
+        bases[str(j.get("basis"))] = bases.get(str(j.get("basis")), 0) + 1
+    warn = [j for j in joins if j.get("status") in ("refused", "ambiguous")]
+    rest = len(joins) - len(joined) - len(warn)
+    out.add(f"joins: {len(joined)} host(s) joined to frame partitions"
+            + (" (" + ", ".join(f"{n} by {b}" for b, n in sorted(bases.items())) + ")" if bases else "")
+            + (f"; {len(warn)} refused or ambiguous" if warn else "")
+            + (f"; {rest} with no partition in the HMC data" if rest else ""))
+    shown = joins if every else warn[:JOINS_SHOWN]
+    for j in shown:
+        status = str(j.get("status"))
+        where = f" -> {j.get('frame')}/{j.get('partition')} by {j.get('basis')}" if status == "joined" else ""
+        cands = [str(c) for c in j.get("candidates") or []]
+        cands = cands if every or len(cands) <= 3 else [*cands[:3], f"+{len(cands) - 3} more"]
+        text = (f" {j.get('host')}{where}" + (f" ({'; '.join(map(str, cands))})" if cands and status != "joined" else "")
+                + (f": {j.get('reason')}" if j.get("reason") else ""))
+        out.add((f"  {status:<9}", "warning" if status in ("refused", "ambiguous") else None), text)
+    if not every and len(warn) > JOINS_SHOWN:
+        out.add(f"  ... {len(warn) - JOINS_SHOWN} more (every join: --inputs, or the HTML / JSON report)")
 
 
 def _actions(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines) -> None:
@@ -154,14 +186,32 @@ def _hosts(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None:
         out.add(f"  ... {cut} more host(s) with fewer findings (every one: --show all, or the HTML / JSON report)")
 
 
-def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None:
+def _sizing_gap(z: dict[str, Any]) -> float:
+    """How far a host's settings are from its sizing (relative EC difference plus VPs apart)."""
+    ec, rec = z.get("current_ec"), z.get("recommended_ec")
+    vp, rvp = z.get("current_vp"), z.get("recommended_vp")
+    gap = abs(rec - ec) / ec if ec and rec is not None else 0.0
+    return gap + (abs(rvp - vp) / max(vp, 1) if vp and rvp is not None else 0.0)
+
+
+def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False, quiet: bool = False) -> None:
     sized = [h for h in report.get("hosts") or [] if h.get("sizing")]
     if not sized:
         return
     out.head("Sizing from measured use")
-    if len(sized) > HOSTS_SHOWN and not show_all:
-        out.add(f"  ... {len(sized) - HOSTS_SHOWN} more host(s) sized (every one: --show all, the HTML or the XLSX Sizing sheet)")
-        sized = sized[:HOSTS_SHOWN]
+    if quiet:  # one line: how many, and the host furthest from its sizing
+        z = max(sized, key=lambda h: _sizing_gap(h["sizing"]))
+        s = z["sizing"]
+        out.add(f"  {len(sized)} host(s) sized; furthest from its settings: {z['name']} EC {s.get('current_ec')} -> "
+                f"{s.get('recommended_ec')}, {s.get('current_vp')} -> {s.get('recommended_vp')} VP "
+                f"(every host: without -q, the HTML or the XLSX Sizing sheet)")
+        return
+    limit = HOSTS_SHOWN
+    more = ""
+    if len(sized) > limit and not show_all:
+        more = f"  ... {len(sized) - limit} more host(s) sized (every one: --show all, the HTML or the XLSX Sizing sheet)"
+        order = sorted(range(len(sized)), key=lambda i: -_sizing_gap(sized[i]["sizing"]))[:limit]
+        sized = [sized[i] for i in sorted(order)]  # the hosts furthest from their sizing, in report order
     f2 = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
     for h in sized:
         z = h["sizing"]
@@ -171,6 +221,8 @@ def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None
                 f"P95 {f2(pk.get('p95'))} max {f2(pk.get('max'))} -> EC {f2(z.get('recommended_ec'))}, "
                 f"{z.get('recommended_vp')} VP{' uncapped' if z.get('recommended_uncapped') else ''} "
                 f"(now EC {z.get('current_ec')}, {z.get('current_vp')} VP)")
+    if more:
+        out.add(more)
 
 
 def _per_host(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines) -> None:
@@ -222,6 +274,12 @@ def _inputs(report: dict[str, Any], out: _Lines) -> None:
                 f"host={i.get('host') or '-'}" + (f"  {note}" if note else ""))
 
 
+def _joins_listing(report: dict[str, Any], out: _Lines) -> None:
+    if report.get("joins"):
+        out.head("Joins (host -> partition of the HMC data)")
+        _joins(report, out, every=True)
+
+
 def listing_lines(findings: Iterable[dict[str, Any]]) -> int:
     """Lines the per-host listing would take (one per finding, one per host)."""
     fs = list(findings)
@@ -236,6 +294,7 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
     findings = select(report, view.severities, view.hosts, view.areas)
     if view.inputs:
         _inputs(report, out)
+        _joins_listing(report, out)
         out.add("")
     _summary(report, findings, view, out)
     for i, line in enumerate(plan_lines(report.get("plan"), compact=view.quiet)):  # the plan leads (plan_terminal.py)
@@ -243,7 +302,7 @@ def render_terminal(report: dict[str, Any], console: Console, show_inputs: bool 
         out.add(*line)
     _actions(report, findings, out)
     _hosts(report, out, view.show_all)
-    _sizing(report, out, view.show_all)
+    _sizing(report, out, view.show_all, view.quiet)
     if not view.quiet and findings:
         if view.show_all or listing_lines(findings) <= SCREENFUL:
             _per_host(report, findings, out)

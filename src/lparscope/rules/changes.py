@@ -24,7 +24,8 @@ from ..model.estate import Host
 from .engine import Commands
 
 __all__ = ["MS", "PROFILE", "round_up", "dlpar_resize", "weight_change", "dlpar_units", "root_commands",
-           "chdev_perm", "partition_change", "device_change", "tunable_change", "propose"]
+           "chdev_perm", "partition_change", "device_change", "tunable_change", "propose", "pool_device",
+           "mempool_size"]
 
 
 def round_up(value: float, step: float = 0.05) -> float:
@@ -88,6 +89,19 @@ def chdev_perm(host: Host, dev: str, changes: dict[str, str], note: str = "") ->
     if len(declared) == len(changes):
         cmds.changes = declared
     return cmds
+
+
+def pool_device(ms: str, pool: str, op: str, vios: str, device: str) -> str:
+    """Add (``op`` "a") or remove ("r") a VIOS block device of a frame's device pool: a paging space
+    device of the shared memory pool (``pool`` "mempool") or a reserved storage device of the
+    suspend/resume pool ("rspool"). HMC form."""
+    sub = {"mempool": "pgdev", "rspool": "rsdev"}[pool]
+    return f"chhwres -r {pool} -m {ms} -o {op} --rsubtype {sub} -p {vios} --device {device}"
+
+
+def mempool_size(ms: str, mb: int) -> str:
+    """The shared memory pool set to ``mb`` MB (within its maximum, from the frame's free memory). HMC form."""
+    return f'chhwres -r mempool -m {ms} -o s -a "pool_mem={int(mb)}"'
 
 
 # --- structured changes (lparscope.model.change): declare once, derive the command texts -------------

@@ -78,6 +78,10 @@ class Finding:
     values: dict[str, str] = field(default_factory=dict)
     severity: str | None = None  # overrides the rule's default when set
     changes: list[ProposedChange] = field(default_factory=list)  # structured: what the fix sets (lparscope.plan)
+    plan_refs: list[dict[str, Any]] = field(default_factory=list)  # the plan's changes for them (plan/reconcile.py)
+    # derived quantities the message states, by (object, quantity): ("vios1", "memory_estimate_mb") -> 4864.
+    # Two findings never state different values for the same key (tests/rules/test_consistency.py).
+    facts: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     @property
     def level(self) -> str:
@@ -100,6 +104,8 @@ class Finding:
             "disruption": list(self.disruption),
             "values": {k: str(v) for k, v in self.values.items()},
             "changes": [c.to_dict() for c in self.changes],
+            "plan": [dict(r) for r in self.plan_refs],
+            "facts": [{"object": o, "quantity": q, "value": v} for (o, q), v in self.facts.items()],
         }
 
 
@@ -127,9 +133,11 @@ def finding(fn: Callable[..., Any], host: Host | str, subject: str, message: str
             evidence: Iterable[Evidence | None] = (), fix: Commands | None = None,
             rollback: Commands | None = None, disruption: Iterable[str] = (),
             values: dict[str, Any] | None = None, severity: str | None = None,
-            changes: Iterable[ProposedChange] = ()) -> Finding:
+            changes: Iterable[ProposedChange] = (),
+            facts: dict[tuple[str, str], Any] | None = None) -> Finding:
     """A finding of the rule that ``fn`` implements; its structured changes are ``changes`` plus
-    those the fix commands carry (rules/changes.py)."""
+    those the fix commands carry (rules/changes.py). ``facts`` are the derived quantities the
+    message states, by (object, quantity), each computed by the one function of model/ or sizing/."""
     for d in disruption:
         if d not in DISRUPTIONS:
             raise ValueError(f"unknown disruption {d!r}")
@@ -154,6 +162,7 @@ def finding(fn: Callable[..., Any], host: Host | str, subject: str, message: str
         values={k: str(v) for k, v in (values or {}).items()},
         severity=severity,
         changes=_declared(host, changes, fix, rollback),
+        facts=dict(facts or {}),
     )
 
 

@@ -1,5 +1,5 @@
-"""Facts about a host that rules in several areas read the same way: the POWER generation, the AIX
-level, a kernel tunable's value, the SMT threads.
+"""Facts about a host that rules in several areas read the same way: the POWER generation, the HPT
+ratio, the AIX level, a kernel tunable's value, the SMT threads.
 """
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import re
 
 from ..model.estate import Evidence, Host, Sourced
 from ..model.generation import generation_of
+from ..model.hpt import hpt_divisor
 from ..model.generation import label as generation_label
 
 
@@ -20,9 +21,9 @@ def _gen_from_text(text: str) -> float | None:
     return gen + 0.5 if m.group(2) else gen
 
 
-def power_generation(host: Host, use_frame: bool = False) -> tuple[float | None, str, Evidence | None]:
-    """(generation, what it was read from, evidence); hardware (lsattr proc type) wins over compat modes;
-    with ``use_frame``, the frame's type-model (HMC data) when the host's own outputs do not tell."""
+def power_generation(host: Host, use_frame: bool = True) -> tuple[float | None, str, Evidence | None]:
+    """(generation, what it was read from, evidence); hardware (lsattr proc type) wins over compat modes,
+    then the frame's type-model (HMC data, ``use_frame``) when the host's own outputs do not tell."""
     for name in sorted(host.devices):
         dev = host.devices[name]
         if re.fullmatch(r"proc\d+", name) and dev.attr("type"):
@@ -42,6 +43,19 @@ def power_generation(host: Host, use_frame: bool = False) -> tuple[float | None,
     return None, "", None
 
 
+def host_hpt_divisor(host: Host, fallback: float) -> tuple[int, str]:
+    """The host's HPT ratio divisor, read the way the frame view reads it (model/hpt.py): the HMC's
+    ratio for the partition, the frame's default, the frame's generation; a host seen on no frame
+    falls back to the generation its own outputs show, then to ``fallback``."""
+    if host.frame_name is not None:
+        gen = generation_of(host.frame_model)
+    else:
+        gen = power_generation(host)[0]
+    ams = bool(host.partition and (host.partition.memory_mode or "").lower().startswith("shared"))
+    return hpt_divisor(host.hpt_ratio, host.frame_hpt_ratio, gen, "vioserver" if host.is_vios else "aixlinux", fallback,
+                       shared_memory=ams)
+
+
 def aix_level(host: Host) -> tuple[tuple[int, int] | None, Evidence | None]:
     """(AIX release as (7, 2), TL) from oslevel; a VIOS ioslevel maps to its AIX base (2.x 6.1, 3.x 7.2, 4.x 7.3)."""
     for s in reversed(host.of_kind("oslevel")):
@@ -56,10 +70,25 @@ def aix_level(host: Host) -> tuple[tuple[int, int] | None, Evidence | None]:
         if lv.command == "oslevel" and m:
             return (int(m.group(1)) * 10 + int(m.group(2)), 0), s.ev()
         if lv.command == "ioslevel" and parts:
-            base = {2: 61, 3: 72, 4: 73}.get(parts[0])
+            base = _vios_base(tuple(parts))
             if base:
-                return (base, 0), s.ev()
+                return base, s.ev()
     return None, None
+
+
+def _vios_base(parts: tuple[int, ...]) -> tuple[int, int] | None:
+    """The AIX release and TL a VIOS level is built on (domain knowledge, not in the seeds): 2.2 on 6.1;
+    3.1.0 on 7.2 TL3, 3.1.1 on TL4, 3.1.2 and later 3.1 on TL5; 4.1.0 on 7.3 TL1, 4.1.1 and later on TL2."""
+    major = parts[0]
+    minor = parts[1] if len(parts) > 1 else 0
+    fix = parts[2] if len(parts) > 2 else 0
+    if major == 2:
+        return (61, 0)
+    if major == 3:
+        return (72, 3 if minor < 1 else min(3 + fix, 5))
+    if major == 4:
+        return (73, 1 if (minor, fix) < (1, 1) else 2)
+    return None
 
 
 def tunable(host: Host, name: str) -> Sourced | None:

@@ -8,7 +8,7 @@ and the memory within the target's free memory; a target without a VIOS pair tak
 that needs one. The VIOS are not moved (they serve the frame they are on). Reported: what went
 where, each target's peak of the sum against the sum of peaks and its headroom, what did not fit.
 
-LPARs -> WPARs (000_31a80e54567cd02b.txt §3.9.1). The global LPAR must carry the *sum* of the
+LPARs -> WPARs (000_31a80e54567cd02b.txt §3.9.1): :func:`wpar_global`, from ``sizing/wpar.py``. The global LPAR must carry the *sum* of the
 LPARs' measured use in every interval. EC = the average of that sum at its peak and VPs = its
 peak in whole cores (000 §3.1). Table 3-15 shows why the VPs must not be cut to what one LPAR had:
 three LPARs consuming 1.03 + 2.06 + 3.80 = 6.89 units (Table 3-14) got only 3.95 units on a
@@ -25,9 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..sizing.cpu import size_partition
-
-SOURCE_WPAR = "000_31a80e54567cd02b.txt §3.9.1 Tables 3-13 to 3-16"
+from ..sizing.wpar import SOURCE_WPAR, wpar_global  # noqa: F401  (the global LPAR's sizing lives in sizing/)
 
 
 @dataclass
@@ -107,30 +105,3 @@ def place(candidates: list[Candidate], targets: list[Target], headroom: float = 
     out.report = {"headroom": headroom, "percentile": percentile, "targets": rows,
                   "unplaced": [{"partition": n, "reason": r} for n, r in out.unplaced]}
     return out
-
-
-def wpar_global(times: np.ndarray, demand: dict[str, np.ndarray], memory_in_use_mb: dict[str, float] | None = None,
-                pool_cores: float | None = None) -> dict[str, Any]:
-    """EC, VPs and memory of one global LPAR hosting these LPARs as WPARs (000 §3.9.1)."""
-    names = list(demand)
-    total = np.sum([np.asarray(demand[n], dtype=float) for n in names], axis=0)
-    sz = size_partition(np.asarray(times), total, ec=None, vp=None, pool_cores=pool_cores, capped=None)
-    averages = {n: round(float(np.nanmean(demand[n])), 3) for n in names}
-    peaks = {n: round(float(np.nanmax(demand[n])), 3) for n in names}
-    vp = sz.recommended_vp
-    floor_vp = math.ceil(sum(averages.values()) - 1e-9)
-    reasons = list(sz.reasons)
-    if vp is not None and vp < floor_vp:
-        vp = floor_vp
-        reasons.append(f"VP {vp}: not below the sum of the LPARs' average use ({SOURCE_WPAR}: 4 VPs gave 3.95 units "
-                       "for 6.89 measured; 8 VPs gave 7.60 and the best throughput)")
-    mem = sum((memory_in_use_mb or {}).values())
-    return {
-        "wpars": names, "source": SOURCE_WPAR,
-        "average_use": averages, "peak_use": peaks,
-        "sum_of_averages": round(sum(averages.values()), 3), "sum_of_peaks": round(sum(peaks.values()), 3),
-        "peak_of_sum": round(float(np.nanmax(total)), 3),
-        "recommended_ec": sz.recommended_ec, "recommended_vp": vp,
-        "memory_in_use_mb": round(mem, 1) if memory_in_use_mb else None,
-        "reasons": reasons,
-    }

@@ -5,7 +5,8 @@ Where a trace comes from, per partition (first found): the nmon LPAR section of 
 interval, from the cycle counters). ``lparstat`` interval outputs carry no clock time and cannot
 be aligned with the others, so they are not used.
 
-The grid: the coarsest of the traces' own steps, over the span the traces share (over their
+The readers and the grid come from ``sizing/measured_use.py`` (the WPAR sizing reads measured use
+the same way). The grid: the coarsest of the traces' own steps, over the span the traces share (over their
 union when they do not overlap). Each trace is averaged into the grid's bins; empty bins inside
 a trace's span are interpolated; outside its span, and for a partition without any trace, the
 demand is assumed to be its entitlement (``assumed`` says which).
@@ -22,13 +23,16 @@ censored interval is therefore a lower bound.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 import numpy as np
 
 from ..model.estate import Estate
 from ..model.frame import Frame, FramePartition
+from ..sizing.measured_use import common_grid, grid_times
+from ..sizing.measured_use import nmon_trace as _nmon_trace
+from ..sizing.measured_use import on_grid as _on_grid
+from ..sizing.measured_use import util_trace as _util_trace
 from .pool import FrameSettings, PartitionSettings, PoolSettings
 
 CENSORED_EXTRA = 0.10
@@ -54,38 +58,6 @@ class FrameTrace:
 
     def demand(self, censored_extra: float = CENSORED_EXTRA) -> np.ndarray:
         return np.where(self.censored, self.observed * (1.0 + censored_extra), self.observed)
-
-
-def _nmon_trace(estate: Estate, p: FramePartition) -> tuple[np.ndarray, np.ndarray] | None:
-    host = estate.hosts.get(p.host or "")
-    rec = getattr(host, "nmon", None)
-    lpar = rec.tables.get("LPAR") if rec is not None else None
-    if lpar is None or "PhysicalCPU" not in lpar.columns:
-        return None
-    t = np.asarray(lpar.times).astype("datetime64[s]")
-    v = np.asarray(lpar.column("PhysicalCPU"), dtype=float)
-    ok = ~np.isnat(t) & np.isfinite(v)
-    return (t[ok], v[ok]) if ok.any() else None
-
-
-def _util_trace(p: FramePartition) -> tuple[np.ndarray, np.ndarray] | None:
-    pts = [(u.time, u.physc) for u in p.use if isinstance(u.time, datetime)]
-    if not pts:
-        return None
-    t = np.array([np.datetime64(a, "s") for a, _ in pts])
-    v = np.array([b for _, b in pts], dtype=float)
-    # lslparutil stamps a sample at the end of its interval: move it to the interval's start
-    order = np.argsort(t)
-    t, v = t[order], v[order]
-    if t.size > 1:
-        t = t - _step(t)
-    return t, v
-
-
-def _step(t: np.ndarray) -> np.timedelta64:
-    d = np.diff(np.unique(t)).astype("timedelta64[s]").astype(np.int64)
-    d = d[d > 0]
-    return np.timedelta64(int(np.median(d)) if d.size else 60, "s")
 
 
 def settings_of(fr: Frame, parts: list[FramePartition]) -> FrameSettings:
@@ -119,18 +91,11 @@ def frame_trace(estate: Estate, fr: Frame) -> FrameTrace | None:
             tr, src = _util_trace(p), "lslparutil"
         raw.append(tr)
         source.append(src if tr is not None else "assumed (no trace)")
-    have = [r for r in raw if r is not None and r[0].size > 1]
-    if not have:
+    grid = common_grid([r for r in raw if r is not None])
+    if grid is None:
         return None
-    step = max(_step(t) for t, _ in have)
-    lo = max(t.min() for t, _ in have)
-    hi = min(t.max() for t, _ in have)
-    if hi < lo:
-        lo, hi = min(t.min() for t, _ in have), max(t.max() for t, _ in have)
-    s = int(step.astype(np.int64))
-    start = lo.astype(np.int64) // s * s
-    n = int((hi.astype(np.int64) - start) // s) + 1
-    times = (start + np.arange(n, dtype=np.int64) * s).astype("datetime64[s]")
+    start, s, n = grid
+    times = grid_times(start, s, n)
     settings = settings_of(fr, parts)
     observed = np.empty((len(parts), n))
     for i, (r, ps) in enumerate(zip(raw, settings.partitions)):
@@ -144,23 +109,6 @@ def frame_trace(estate: Estate, fr: Frame) -> FrameTrace | None:
     return FrameTrace(fr.name, times, s, observed, censored, source, settings, [p.label for p in parts],
                       [p.is_vios for p in parts], [p.name for p in parts], [float(p.mem or 0) for p in parts],
                       [any(a.adapter_type == "client" for a in [*p.vscsi, *p.vfc]) for p in parts])
-
-
-def _on_grid(r: tuple[np.ndarray, np.ndarray], start: int, s: int, n: int) -> np.ndarray:
-    t, v = r
-    k = (t.astype(np.int64) - start) // s
-    ok = (k >= 0) & (k < n)
-    sums = np.bincount(k[ok], weights=v[ok], minlength=n)
-    cnt = np.bincount(k[ok], minlength=n)
-    out = np.full(n, np.nan)
-    has = cnt > 0
-    out[has] = sums[has] / cnt[has]
-    if has.sum() >= 2:  # interpolate gaps inside the trace's own span only
-        idx = np.flatnonzero(has)
-        inside = np.arange(n)
-        span = (inside >= idx[0]) & (inside <= idx[-1]) & ~has
-        out[span] = np.interp(inside[span], idx, out[idx])
-    return out
 
 
 def _censored(observed: np.ndarray, s: FrameSettings, source: list[str]) -> np.ndarray:

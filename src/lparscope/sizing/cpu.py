@@ -109,6 +109,7 @@ class Sizing:
     headroom: float
     reasons: list[str] = field(default_factory=list)
     peak_ranges: list[tuple[int, int]] = field(default_factory=list)
+    series: str = "nmon LPAR section"  # what was measured (sizing/measured.py picks the longest series)
 
     @property
     def mean(self) -> float | None:

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .vios import sea_cpu_for_traffic
+
 INDEX_LIMIT = 2000  # indexes kept per result (evidence, not a copy of the series)
 
 
@@ -109,9 +111,8 @@ class SeaTraffic:
     indexes: tuple[int, ...] = field(repr=False, default=())
 
 
-# Rule of thumb points of 002_17cd08c97e154efa.txt (threaded=0 column).
-SEA_SIMPLEX_CORES, SEA_SIMPLEX_GBIT = 0.63, 0.940
-SEA_DUPLEX_CORES, SEA_DUPLEX_GBIT = 0.80, 1.420
+# The rule of thumb points of 002_17cd08c97e154efa.txt (threaded=0 column) live in sizing/vios.py
+# (SEA_1G_CPU, SEA_1G_RATE_MBIT): one computation of the SEA's processor cost.
 
 
 # --------------------------------------------------------------------------- helpers
@@ -393,7 +394,7 @@ def sea_traffic(times: np.ndarray, read_kbs: np.ndarray, write_kbs: np.ndarray, 
     return SeaTraffic(
         subject=subject, n_samples=int(ok.sum()), mean_gbit=float(gbit[ok].mean()),
         peak_gbit=peak, p95_gbit=float(np.percentile(gbit[ok], 95)), peak_index=peak_index,
-        cpu_estimate_simplex=peak * SEA_SIMPLEX_CORES / SEA_SIMPLEX_GBIT,
-        cpu_estimate_duplex=peak * SEA_DUPLEX_CORES / SEA_DUPLEX_GBIT,
+        cpu_estimate_simplex=sea_cpu_for_traffic(peak * 1000, duplex=False, threaded=False),
+        cpu_estimate_duplex=sea_cpu_for_traffic(peak * 1000, duplex=True, threaded=False),
         indexes=tuple(int(i) for i in np.flatnonzero(ok & (gbit > 0))[:INDEX_LIMIT]),
     )

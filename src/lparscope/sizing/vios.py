@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..model.estate import Device, Host, Partition
 
 # 002 table: CPU share of one POWER5 CPU for one 1 Gbit SEA link at line rate
@@ -46,7 +48,7 @@ def sea_cpu_1g(links: float, duplex: bool = False, threaded: bool = True) -> flo
 def sea_cpu_for_traffic(mbit_s: float, duplex: bool = False, threaded: bool = True) -> float:
     """CPUs for a measured SEA throughput, scaled linearly from the 002 table's measured rate."""
     mode = "duplex" if duplex else "simplex"
-    return round(mbit_s / SEA_1G_RATE_MBIT[mode] * SEA_1G_CPU[(mode, threaded)], 3)
+    return mbit_s / SEA_1G_RATE_MBIT[mode] * SEA_1G_CPU[(mode, threaded)]
 
 
 def sea_cpu_10g(ports: int, aggregated: bool = False) -> tuple[float, int]:
@@ -73,6 +75,10 @@ class ViosSizing:
     cpu_high: float = 0.0
     cpu_vps: int | None = None  # VPs the traffic calls for (003)
     cpu_parts: list[str] = field(default_factory=list)
+    sea_peak_gbit: float | None = None  # measured SEA traffic at its peak (nmon SEA, read + write)
+    sea_need_ec: float | None = None  # entitled capacity the SEA ports and traffic call for (002, 003)
+    sea_need_vps: int | None = None
+    sea_need_parts: list[str] = field(default_factory=list)
     measured_peak: float | None = None
     measured_mean: float | None = None
     measured_from: str | None = None
@@ -91,7 +97,9 @@ class ViosSizing:
                 "memory_floor_mb": self.memory_floor_mb, "memory_inputs": list(self.memory_parts),
                 "ec": self.ec, "vps": self.vps, "capped": self.capped, "capacity": self.capacity,
                 "cpu_estimate": [round(self.cpu_low, 2), round(self.cpu_high, 2)], "cpu_vps": self.cpu_vps,
-                "cpu_inputs": list(self.cpu_parts), "measured_peak": self.measured_peak,
+                "cpu_inputs": list(self.cpu_parts), "sea_peak_gbit": self.sea_peak_gbit,
+                "sea_need_ec": self.sea_need_ec, "sea_need_vps": self.sea_need_vps,
+                "sea_need_inputs": list(self.sea_need_parts), "measured_peak": self.measured_peak,
                 "measured_mean": self.measured_mean, "measured_from": self.measured_from,
                 "inputs": {k: str(v) for k, v in self.inputs.items()}}
 
@@ -164,6 +172,39 @@ def _sea_layout(host: Host) -> tuple[int, int, bool, bool]:
     return len(ports) - ten, ten, aggregated, threaded
 
 
+def sea_peak_gbit(host: Host | None) -> float | None:
+    """Peak SEA traffic of a VIOS in Gbit/s: the nmon SEA table's read + write KB/s of all its SEAs,
+    summed per snapshot (KB = 1024 bytes, as nmon reports)."""
+    rec = getattr(host, "nmon", None) if host is not None else None
+    table = rec.tables.get("SEA") if rec is not None else None
+    if table is None:
+        return None
+    cols = [c for c in table.columns if c.endswith("-read-KB/s") or c.endswith("-write-KB/s")]
+    if not cols:
+        return None
+    total = sum(np.nan_to_num(np.asarray(table.column(c), dtype=float)) for c in cols)
+    peak = float(np.max(total)) * 1024 * 8 / 1e9 if len(total) else 0.0
+    return peak if peak > 0 else None
+
+
+def sea_need(ten_g_ports: int, aggregated: bool, threaded: bool, peak_gbit: float | None) -> tuple[float, int, list[str]]:
+    """(EC, VPs, how) the SEA of a VIOS calls for: about one core per 10 Gbit port, 2 EC / 3 VP for a
+    2 x 10 Gbit aggregation (003); and the measured peak traffic at 002's cost per Gbit (duplex,
+    threaded or not), the larger of the two. 1 Gbit ports count through their measured traffic only:
+    002's per-port figures are for streaming at line rate."""
+    ec, vps, parts = 0.0, 0, []
+    if ten_g_ports:
+        ec, vps = sea_cpu_10g(ten_g_ports, aggregated=aggregated)
+        parts.append(f"{ten_g_ports} x 10 Gbit SEA port(s){' aggregated' if aggregated else ''}: {ec:g} EC, {vps} VP (003)")
+    if peak_gbit:
+        cpu = sea_cpu_for_traffic(peak_gbit * 1000, duplex=True, threaded=threaded)
+        parts.append(f"peak SEA traffic {peak_gbit:.2f} Gbit/s, {'threaded' if threaded else 'not threaded'}: "
+                     f"{cpu:.2f} CPU at 002's duplex cost (POWER5, an upper bound)")
+        if cpu > ec:
+            ec, vps = cpu, max(vps, math.ceil(cpu - 1e-9))
+    return round(ec, 2), vps, parts
+
+
 def _measured(host: Host | None, part: Any) -> tuple[float | None, float | None, str | None]:
     if host is not None and host.cpu is not None:
         v = host.cpu.values("physc")
@@ -216,6 +257,9 @@ def size_vios(host: Host | None, part: Any = None, frame: Any = None, duplex: bo
             s.cpu_high += cpu
             s.cpu_vps = vps
             s.cpu_parts.append(f"SEA {ten} x 10 Gbit{' aggregated' if agg else ''}: {cpu:g} CPU, {vps} VP (003)")
+        s.sea_peak_gbit = sea_peak_gbit(host)
+        if ten or s.sea_peak_gbit:
+            s.sea_need_ec, s.sea_need_vps, s.sea_need_parts = sea_need(ten, agg, threaded, s.sea_peak_gbit)
         if any(m.vtd for m in host.vscsi_mappings):
             s.cpu_low += VSCSI_CPU[0]
             s.cpu_high += VSCSI_CPU[1]

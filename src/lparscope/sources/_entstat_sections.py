@@ -1,13 +1,12 @@
 """Private helpers for :mod:`lparscope.sources.entstat`.
 
-The two summary dataclasses (:class:`SeaStats`, :class:`EtherChannelStats`, re-exported
-by ``entstat``), the typed-field tables and the adapter classification, label tables
-for the two-column transmit / receive area, small line readers
-(``Key: value`` splitting, counter pairs, elapsed time) and the readers of the
-two summaries that follow a pseudo adapter's own section: the Shared Ethernet
-Adapter block ("Statistics for adapters in the Shared Ethernet Adapter entX")
-and the EtherChannel / IEEE 802.3ad block ("Statistics for every adapter in
-the ..."). Only the two dataclasses are public, through ``entstat``.
+The SEA summary dataclass (:class:`SeaStats`, re-exported by ``entstat``), the
+typed-field tables and the adapter classification, label tables for the two-column
+transmit / receive area, small line readers (``Key: value`` splitting, counter
+pairs, elapsed time) and the reader of the SEA summary that follows an SEA's own section ("Statistics for adapters in the
+Shared Ethernet Adapter entX"). The EtherChannel / IEEE 802.3ad summary and the
+per-port LACP state live in :mod:`._entstat_etherchannel`. Only the dataclasses
+are public, through ``entstat``.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from typing import Any
 from ..numbers import whole
 from .base import to_int
 
-# --- the summary blocks (re-exported by entstat) ---------------------------------------
+# --- the SEA summary block (re-exported by entstat) ---------------------------------------
 
 @dataclass
 class SeaStats:
@@ -47,24 +46,6 @@ class SeaStats:
     times_became_primary: int | None = None
     vid_shared: list[int] = field(default_factory=list)
     extra: dict[str, str] = field(default_factory=dict)
-    lines: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class EtherChannelStats:
-    """The "Statistics for every adapter in the EtherChannel / IEEE 802.3ad Link Aggregation" block."""
-
-    name: str | None
-    line: int
-    number_of_adapters: int | None = None
-    mode: str | None = None  # "Operating mode"
-    hash_mode: str | None = None
-    active_channel: str | None = None
-    backup_adapter: str | None = None
-    aggregation_status: str | None = None
-    lacp: dict[str, str] = field(default_factory=dict)  # IEEE 802.3ad Link Aggregation Statistics
-    other: dict[str, str] = field(default_factory=dict)
-    members: list[str] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)
 
 
@@ -292,8 +273,6 @@ def int_list(text: str) -> list[int] | None:
 # --- the Shared Ethernet Adapter summary -------------------------------------------------
 
 SEA_HEADER_RE = re.compile(r"^\s*Statistics for adapters in the Shared Ethernet Adapter\s+(?P<name>\S+)", re.I)
-EC_HEADER_RE = re.compile(r"^\s*(?:Statistics for every adapter in the\s+(?P<what>.*?)\s*:?\s*$"
-                          r"|ETHERCHANNEL STATISTICS\b.*)", re.I)
 MEMBER_LABEL_RE = re.compile(r"^\s*(?P<role>Real|Virtual|Control)(?: Channel)?\s+Adapter:\s*(?P<name>ent\d+)\s*$")
 _FLAG_WORD_RE = re.compile(r"<\s*([A-Za-z0-9_ ]*?)\s*>")
 
@@ -394,45 +373,3 @@ def _read_ha(sea: SeaStats, key: str, value: str, lineno: int) -> None:
         sea.times_became_primary = to_int(value)
     elif nkey == "vid shared":
         sea.vid_shared = int_list(value) or []
-
-
-# --- the EtherChannel / IEEE 802.3ad summary ------------------------------------------------
-
-_EC_FIELDS = {
-    "number of adapters": "number_of_adapters",
-    "operating mode": "mode",
-    "mode": "mode",
-    "hash mode": "hash_mode",
-    "active channel": "active_channel",
-    "backup adapter": "backup_adapter",
-    "aggregation status": "aggregation_status",
-}
-
-
-def read_ec_line(ec: EtherChannelStats, line: str, lineno: int, in_lacp: bool) -> tuple[bool, bool]:
-    """Read one line of the EtherChannel summary; returns (in the LACP block, line was read)."""
-    text = line.strip()
-    kv = split_kv(text)
-    if kv is None:
-        return in_lacp, False
-    key, value = kv
-    nkey = norm(key)
-    if not value and "link aggregation statistics" in nkey:
-        return True, True
-    attr = _EC_FIELDS.get(nkey)
-    if attr == "number_of_adapters":
-        ec.number_of_adapters = to_int(value)
-    elif attr:
-        setattr(ec, attr, value)
-        if attr == "mode" or attr == "hash_mode":
-            in_lacp = False
-    elif in_lacp or "lacp" in nkey or "pdu" in nkey:
-        ec.lacp[key] = value
-        ec.lines[f"lacp.{key}"] = lineno
-        return in_lacp, True
-    else:
-        ec.other[key] = value
-        ec.lines[f"other.{key}"] = lineno
-        return in_lacp, True
-    ec.lines[attr] = lineno
-    return in_lacp, True

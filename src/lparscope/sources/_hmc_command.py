@@ -113,6 +113,14 @@ def infer_resource(attrs: dict[str, str]) -> str | None:
         if "supports_hmc" in k or "connect_status" in k:
             return "vserial"
         return "vscsi"
+    if "curr_pool_mem" in k or "paging_vios_names" in k:
+        return "mempool"
+    if "device_name" in k and ("paging_vios_name" in k or "paging_vios_id" in k):
+        return "mempool-pgdev"
+    if "rs_vios_names" in k or "rs_vios_ids" in k:
+        return "rspool"
+    if "device_name" in k and ("vios_name" in k or "vios_id" in k) and "size" in k:
+        return "rspool-rsdev"
     if "curr_max_virtual_slots" in k:
         return "vslot"
     if "drc_index" in k and ("unit_phys_loc" in k or "phys_loc" in k or "drc_name" in k):
@@ -131,4 +139,5 @@ def infer_resource(attrs: dict[str, str]) -> str | None:
 SYSCFG_RESOURCES = frozenset({"sys", "lpar", "prof", "sysprof", "frame", "sysconn", "svcevent"})
 HMC_RESOURCES = frozenset({"hmc-version", "hmc-network", "hmc-remote", "hmc-vpd"})
 HWRES_RESOURCES = frozenset({"proc-sys", "proc-lpar", "proc-pool", "procpool", "mem-sys", "mem-lpar", "veth",
-                             "vscsi", "vfc", "vserial", "vslot", "io-slot"})
+                             "vscsi", "vfc", "vserial", "vslot", "io-slot",
+                             "mempool", "mempool-pgdev", "rspool", "rspool-rsdev"})

@@ -140,6 +140,7 @@ class ReadResult:
     objects: list[tuple[int, dict[str, str], dict[str, int]]] = field(default_factory=list)  # (1-based line, attrs, lines)
     messages: list[HmcMessage] = field(default_factory=list)
     unread: list[tuple[int, str]] = field(default_factory=list)  # (1-based line, text) neither data nor message
+    unnamed: list[int] = field(default_factory=list)  # 1-based lines of -F values whose names are not known
 
 
 def read_section(lines: list[str], sec: Section) -> ReadResult:
@@ -166,6 +167,9 @@ def read_section(lines: list[str], sec: Section) -> ReadResult:
         if cmd.fields and cmd.header and header is None and split_fields(stripped, cmd.delimiter) == cmd.fields:
             header = cmd.fields
             continue
+        if cmd.fields == [] and header is None and "=" not in stripped and cmd.delimiter in stripped:
+            out.unnamed.append(lineno)  # "-F" alone: the HMC printed values in an order nobody wrote down
+            continue
         if cmd.fields is not None:
             attrs = values_record(rec, cmd, header)
             if attrs is not None:
@@ -177,6 +181,35 @@ def read_section(lines: list[str], sec: Section) -> ReadResult:
             continue
         out.unread.append((lineno, stripped))
     return out
+
+
+# Values the HMC prints that no other output prints as a CSV field: states, environments, modes.
+_HMC_VALUES = re.compile(r"^(?:Running|Not Activated|Operating|Power Off|Open Firmware|Starting|Shutting Down|"
+                         r"Standby|Not Available|Migrating - Running|Migrating - Not Activated|No Connection|"
+                         r"Incomplete|Pending Authentication|Failed Authentication|aixlinux|vioserver|os400|"
+                         r"shared|ded|uncap|cap|share_idle_procs\w*|keep_idle_procs|\d{4}-[0-9A-Z]{3})$")
+
+
+def values_without_names(text: str) -> str | None:
+    """Why a text of bare HMC ``-F`` values (``aix1,3,Running``) is not read, or None when it is not one."""
+    lines = [ln.strip() for ln in split_lines(strip_ansi(text[:200_000]))]
+    prompt, start = leading_prompt(lines)
+    if prompt is not None and prompt.command:
+        cmd = parse_command(prompt.command)
+        if cmd.program not in OUR_PROGRAMS or cmd.fields or cmd.header:
+            return None  # the names are on the command line (or in the --header line)
+    body = [ln for ln in lines[start:] if ln]
+    if not body or len(body) > 100_000 or any("=" in ln for ln in body[:200]):
+        return None
+    for delim in (",", ":"):
+        rows = [split_fields(ln, delim) for ln in body[:200]]
+        widths = {len(r) for r in rows}
+        if len(widths) == 1 and widths.pop() >= 2 and any(_HMC_VALUES.match(f) for r in rows for f in r):
+            where = f"'{prompt.command}' has no -F field list" if prompt and prompt.command else \
+                "no command line (lssyscfg/lshwres ... -F a,b,c) in the file or its name"
+            return (f"HMC -F values without field names ({len(body)} line(s) of {len(rows[0])} values): "
+                    f"{where}, so the values cannot be named")
+    return None
 
 
 def is_dump(text: str) -> bool:
@@ -225,5 +258,8 @@ def warn_unread(parsed: Parsed, result: ReadResult, sec: Section) -> None:
     """Warn about lines that are neither data nor HMC messages, for our own commands only."""
     if sec.command is not None and sec.command.program not in OUR_PROGRAMS:
         return
+    if result.unnamed:
+        parsed.warn(result.unnamed[0], f"{len(result.unnamed)} line(s) of -F values not read: the command line has "
+                                       "-F without its field list, so the values cannot be named")
     for lineno, text in result.unread:
         parsed.warn(lineno, f"not an HMC attribute line: {text[:60]!r}")

@@ -91,12 +91,17 @@ def split_lines(text: str) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+# Terminal control sequences coloured logs carry: CSI (``ESC[1;32m``, ``ESC[m``, ``ESC[2K``), OSC
+# titles (``ESC]0;title BEL``), character-set switches (``ESC(B`` of ``tput sgr0``), two-byte
+# escapes (``ESC=``), and the shift-in/shift-out bytes some ``tput`` setups add (``ESC[m SI``).
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[()*+][0-9A-Za-z]"
+                      r"|\x1b[=>78cDEHMNO]|[\x0e\x0f]")
 
 
 def strip_ansi(text: str) -> str:
-    """Remove terminal colour escapes (some community scripts add them)."""
-    return _ANSI_RE.sub("", text)
+    """Remove terminal colour and control escapes (some community scripts add them). Never
+    removes a line end, so line numbers stay those of the original file."""
+    return _ANSI_RE.sub("", text) if ("\x1b" in text or "\x0e" in text or "\x0f" in text) else text
 
 
 # --- shell prompts ------------------------------------------------------------------
@@ -186,6 +191,38 @@ def _bare_command(line: str) -> Prompt | None:
     return Prompt(command=s)
 
 
+# Banner lines collection scripts print in front of each command's output:
+#   "==== lsattr -El sys0 ====", "##### vmstat -v", "--- lsdev -Cc adapter ---", "*** mpstat -d ***",
+#   ">>> lscfg -vp", "[lparstat -i]", "=== Command: lsattr -El ent0 ===", "##### Running: vmstat -s #####".
+_BANNER_CHARS = "=#*>-~"
+_BANNER_LABEL_RE = re.compile(r"(?i)(?:command|cmd|running|executing|output of|exec)\s*:?\s+")
+
+
+def _banner_command(line: str) -> Prompt | None:
+    """The command a banner line names, or None (checked without overlapping quantifiers)."""
+    s = line.strip()
+    if len(s) < 4:
+        return None
+    if s[0] == "[" and s[-1] == "]":
+        inner = s[1:-1].strip()
+    elif s[0] in _BANNER_CHARS and s[1] == s[0]:
+        mark = s[0]
+        inner = s.lstrip(mark).rstrip(mark + "<").strip()
+    else:
+        return None
+    label = _BANNER_LABEL_RE.match(inner)
+    if label:
+        inner = inner[label.end():]
+    words = inner.split(None, 1)
+    if not words:
+        return None
+    if words[0].startswith("/"):
+        inner = " ".join([words[0].rsplit("/", 1)[-1]] + words[1:])
+    if inner.strip() in KNOWN_COMMANDS:
+        return Prompt(command=inner.strip())  # a banner names even a command run without options
+    return _bare_command(inner)
+
+
 def parse_prompt(line: str) -> Prompt | None:
     """A shell prompt line with a command, or None.
 
@@ -197,6 +234,10 @@ def parse_prompt(line: str) -> Prompt | None:
     if is_bare_prompt(line):
         return Prompt(command="")  # a prompt with nothing typed: ends the previous output
     s = line.lstrip()
+    if s[:1] in "=#*>-~[" and s[:2] not in ("# ", "#\t", "> ", "$ "):
+        banner = _banner_command(s)
+        if banner is not None:
+            return banner
     at = _first_sigil(s)
     after = s[at + 1:] if at >= 0 else ""
     cmd = after.strip()

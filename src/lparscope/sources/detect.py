@@ -1,8 +1,12 @@
 """Cut a file into the command outputs it holds and say what kind each one is.
 
 People paste outputs one after another, with or without the prompt that ran them.
-A file is cut (1) at every prompt line naming a command and (2) inside prompt-less
-text, at a line that opens another kind's output (each parser's ``STARTS``).
+A file is cut (1) at every prompt line naming a command (a banner such as
+``==== lsattr -El sys0 ====`` counts as one, see ``base.parse_prompt``), (2) inside
+prompt-less text, at a line that opens another kind's output (each parser's ``STARTS``),
+and (3) at a collection script's title line (``FC info:``) where what follows is clearly
+another kind the piece's own parser could not read. Terminal colours are removed first,
+line numbers stay those of the file.
 Each piece is then classified by the command its prompt names, confirmed by the
 parsers' ``detect`` scores, or by the best score alone. File names are never used.
 """
@@ -113,6 +117,61 @@ def _cut_starts(lines: list[str], lo: int, hi: int, starts: list[tuple[str, re.P
     return cuts
 
 
+# A title a collection script prints above each part of its log ("Firmware level:", "FC info:",
+# "NPIV map info:"): short, not indented, a colon and nothing after it.
+_TITLE = re.compile(r"^[A-Z][A-Za-z0-9 ()/_.-]{0,40}:$")
+TITLE_SCORE = 60  # what follows a title must be this clearly another kind for the title to cut
+
+
+def _is_title(line: str) -> bool:
+    s = line.rstrip()
+    return bool(s) and not s[0].isspace() and len(s.split()) <= 5 and bool(_TITLE.match(s))
+
+
+def _cut_titles(lines: list[str], lo: int, hi: int, registry: dict[str, ModuleType]) -> list[tuple[int, int]]:
+    """[lo, hi) cut at title lines, as (start, end) ranges without the titles that cut.
+
+    A title cuts only where the piece's own parser could not read what follows it (a warning
+    there, or no kind for the whole piece) and what follows is clearly another kind: titles
+    inside one command's output ("General Statistics:") never cut. A title on the piece's last
+    line heads the next piece and is left out.
+    """
+    titles = [i for i in range(lo + 1, hi) if _is_title(lines[i])]
+    if not titles:
+        return [(lo, hi)]
+    last = hi
+    while last > lo and not lines[last - 1].strip():
+        last -= 1
+    if last - 1 == titles[-1]:
+        titles.pop()
+        kind, _ = _best("\n".join(lines[lo:last]), registry)
+        if kind is not None and kind == _best("\n".join(lines[lo:last - 1]), registry)[0]:
+            hi = last - 1  # the title heads what comes next, and its own piece reads the same without it
+        if not titles:
+            return [(lo, hi)]
+    whole = "\n".join(lines[lo:hi])
+    kind0, score0 = _best(whole, registry)
+    warned: list[int] | None = None
+    if kind0 is not None and score0 >= MIN_SCORE:
+        try:
+            warned = [lo + w.line - 1 for w in registry[kind0].parse(whole).warnings]
+        except Exception:  # a parser bug is reported when the piece is parsed for real
+            warned = []
+    else:
+        kind0 = None
+    cuts = []
+    for j, t in enumerate(titles):
+        end = titles[j + 1] if j + 1 < len(titles) else hi
+        if warned is not None and not any(t < w < end for w in warned):
+            continue
+        kind, score = _best("\n".join(lines[t + 1:end]), registry)
+        if kind is not None and score >= TITLE_SCORE and kind != kind0:
+            cuts.append(t)
+    bounds = [lo] + [t + 1 for t in cuts]
+    ends = cuts + [hi]
+    return [(a, b) for a, b in zip(bounds, ends)]
+
+
 def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None) -> list[Segment]:
     """The command outputs in ``text``, in order, each with its kind (or why none)."""
     registry = registry if registry is not None else parsers()
@@ -131,7 +190,8 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
         for m, s in enumerate(sub):
             e = sub[m + 1] if m + 1 < len(sub) else hi
             first = lo if m == 0 else s
-            pieces.append((first, e, prompt if m == 0 else None))
+            for n, (a, b) in enumerate(_cut_titles(lines, first, e, registry)):
+                pieces.append((a, b, prompt if m == 0 and n == 0 else None))
     segments: list[Segment] = []
     for lo, hi, prompt in pieces:
         notes = [(i + 1, cut[i]) for i in sorted(cut) if lo <= i < hi] if cut else []
@@ -147,18 +207,37 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
     return segments
 
 
+def _unreadable(text: str, registry: dict[str, ModuleType]) -> str | None:
+    """A parser's word on text that looks like its kind but cannot be read (``unreadable(text)``)."""
+    for mod in registry.values():
+        fn = getattr(mod, "unreadable", None)
+        if fn is None:
+            continue
+        try:
+            why = fn(text)
+        except Exception:  # a detector must never stop the run
+            why = None
+        if why:
+            return str(why)
+    return None
+
+
 def _classify(text: str, prompt: Prompt | None, registry: dict[str, ModuleType]) -> tuple[str | None, str]:
     if prompt is not None:
         candidates = _kinds_for_command(prompt.command, registry)
         if candidates:
             kind, score = _best(text, registry, candidates)
-            return (kind or candidates[0]), ""
+            why = _unreadable(text, {k: registry[k] for k in candidates})
+            return (None, why) if why else ((kind or candidates[0]), "")
         if prompt.program and prompt.program not in _PASS_THROUGH:
             # The prompt names a command no parser reads: its output is not guessed from content.
             return None, f"command '{prompt.program}' is not a supported input kind"
     kind, score = _best(text, registry)
     if kind is not None and score >= MIN_SCORE:
         return kind, ""
+    why = _unreadable(text, registry)
+    if why:
+        return None, why
     if prompt is not None and prompt.program:
         return None, f"command '{prompt.program}' is not a supported input kind"
     if kind is not None:

@@ -53,8 +53,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from . import _entstat_etherchannel as ecm
 from . import _entstat_sections as sec
-from ._entstat_sections import EtherChannelStats, SeaStats  # noqa: F401  (re-exported record parts)
+from ._entstat_etherchannel import EtherChannelStats, LacpParty, LacpPortState  # noqa: F401  (re-exported)
+from ._entstat_sections import SeaStats  # noqa: F401  (re-exported record parts)
 from .base import preamble, Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_int
 
 KIND = "entstat"
@@ -93,7 +95,8 @@ class EthernetAdapterStats:
     flow_control: str | None = None  # "Transmit and Receive Flow Control Status"
     jumbo_frames: str | None = None
     specific: dict[str, str] = field(default_factory=dict)  # other "Key: value" lines, nested as "A / B"
-    lacp_port: dict[str, str] = field(default_factory=dict)  # IEEE 802.3ad Port Statistics
+    lacp_port: dict[str, str] = field(default_factory=dict)  # IEEE 802.3ad Port Statistics, raw
+    lacp: LacpPortState | None = None  # the same, typed: actor / partner system, key, port, state
     trunk_adapter: bool | None = None
     priority: int | None = None
     active: bool | None = None
@@ -202,7 +205,7 @@ class _Reader:
         if m:
             self.open_sea(m.group("name"), lineno)
             return
-        if sec.EC_HEADER_RE.match(line) and self.mode != "ec":
+        if ecm.EC_HEADER_RE.match(line) and self.mode != "ec":
             self.open_ec(lineno)
             return
         if text.startswith("Device Type:") and self.device_type_opens_section(idx):
@@ -289,8 +292,8 @@ class _Reader:
             self.flags_open = True
         elif nkey == "adapter data rate":
             rec.adapter_data_rate, rec.lines["adapter_data_rate"] = to_int(value), lineno
-        elif nkey.endswith("specific statistics") and not value:
-            self.mode = "specific"
+        elif (nkey.endswith("specific statistics") or "802.3ad port statistics" in nkey) and not value:
+            self.mode = "lacp_port" if "802.3ad port statistics" in nkey else "specific"
             self.stack = []
         elif to_int(value) is not None and not self.common(line, lineno):
             ckey = sec.GENERAL.get(nkey) or sec.snake(key)
@@ -445,7 +448,7 @@ class _Reader:
 
     def read_ec(self, idx: int, line: str, lineno: int) -> None:
         assert self.ec is not None
-        self.in_lacp, ok = sec.read_ec_line(self.ec, line, lineno, self.in_lacp)
+        self.in_lacp, ok = ecm.read_ec_line(self.ec, line, lineno, self.in_lacp)
         if not ok:
             self.out.warn(lineno, f"unreadable EtherChannel statistics line: {line.strip()[:60]!r}")
         self.ec_left = self.ec.number_of_adapters or 0
@@ -458,6 +461,7 @@ class _Reader:
             self.out.warn(1, "no ETHERNET STATISTICS section found")
         for rec in self.out.records:
             rec.adapter_class = sec.classify(rec, self.banners.get(id(rec), ""))
+            rec.lacp = ecm.lacp_port_state(rec.lacp_port, rec.lines)
         if self.device_hint and self.out.records and self.out.records[0].name is None:
             self.out.records[0].name = self.device_hint
 

@@ -41,6 +41,7 @@ _WORD_FLAGS = {"all": "-all", "npiv": "-npiv", "net": "-net", "vadapter": "-vada
                "level": "--level", "rsubtype": "--rsubtype", "filter": "--filter"}
 # Flags whose next word is their value ("lshwres_r_mem_level_sys": "-r mem --level sys").
 _HMC_COMMANDS = {"lssyscfg", "lshwres", "lslparutil", "lshmc", "lssvcevents", "lssysconn"}
+_FIELD_LIST = re.compile(r"[A-Za-z_][\w]*(?:[,:][A-Za-z_]\w*)+|[A-Za-z_]\w*")
 _VALUE_FLAGS = {"-r", "-m", "-p", "-t", "-F", "-l", "-a", "-c", "--level", "--rsubtype", "--filter"}
 # AIX device names a file name may carry ("glpi_aix-6.1a_mem0.txt", "sample.ent4.ent0.txt").
 _DEVICE_NAME = re.compile(r"^(?:ent|en|et|hdisk|fcs|fscsi|mem|sys|proc|vscsi|vhost|vfchost|inet|iscsi|rmt|cd|lo|sfwcomm|L2cache)\d+$")
@@ -103,9 +104,17 @@ def name_hint(display: str) -> NameHint:
             # HMC outputs belong to frames, not hosts: a prefix there names an HMC or a system.
             host = None
         args: list[str] = []
+        skip_to = 0
         for arg, apos in tokens[i + 1:]:
+            if apos < skip_to:
+                continue
             dashed = apos > 0 and stem[apos - 1] == "-" and (apos < 2 or stem[apos - 2] in "_. ")
-            if args and args[-1] in _VALUE_FLAGS and not dashed:
+            if args and args[-1] == "-F" and not dashed:
+                # An HMC -F field list keeps its underscores: "..._-F_name,lpar_id,state.txt".
+                fields = _FIELD_LIST.match(stem, apos)
+                args.append(fields.group(0) if fields else arg)
+                skip_to = fields.end() if fields else 0
+            elif args and args[-1] in _VALUE_FLAGS and not dashed:
                 args.append(arg)
             elif arg in _WORD_FLAGS:
                 args.append(_WORD_FLAGS[arg])

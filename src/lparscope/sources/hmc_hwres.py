@@ -1,4 +1,4 @@
-"""HMC resource listings: ``lshwres -r proc|mem|procpool|virtualio|io``.
+"""HMC resource listings: ``lshwres -r proc|mem|procpool|virtualio|io|mempool|rspool``.
 
 Input (attribute=value CSV, one object per line, lists quoted)::
 
@@ -13,6 +13,20 @@ Output: one :class:`HmcObject` per line; ``resource`` from the command line ("pr
               attrs={"lpar_name": "vios1", "slot_num": "10", "addl_vlan_ids": "100,200", ...})
     veth(obj) == {"lpar_name": "vios1", "lpar_id": 1, "slot": 10, "is_trunk": True,
                   "trunk_priority": 1, "pvid": 1, "vlans": [100, 200], "vswitch": "ETHERNET0", ...}
+
+Active Memory Sharing and suspend/resume (000_31a80e54567cd02b.txt §3.3, §3.10)::
+
+    hscroot@hmc1:~> lshwres -r mempool -m p7frame1
+    curr_pool_mem=65536,curr_avail_pool_mem=2048,curr_max_pool_mem=98304,pend_pool_mem=65536,pend_avail_pool_mem=2048,pend_max_pool_mem=98304,sys_firmware_pool_mem=1536,"paging_vios_names=vios1,vios2","paging_vios_ids=1,2",mem_dedup=1
+    hscroot@hmc1:~> lshwres -r mempool -m p7frame1 --rsubtype pgdev
+    device_name=hdisk12,paging_vios_name=vios1,paging_vios_id=1,size=40960,type=phys,state=Active,phys_loc=U78A0.001.DNWHZS4-P2-D4,is_redundant=1,redundant_device_name=hdisk12,redundant_paging_vios_name=vios2,redundant_paging_vios_id=2,redundant_state=Inactive,lpar_name=aix3,lpar_id=3
+    hscroot@hmc1:~> lshwres -r rspool -m p7frame1 --rsubtype rsdev
+    device_name=hdisk20,vios_name=vios1,vios_id=1,size=32768,type=phys,state=Inactive,phys_loc=U78A0.001.DNWHZS4-P2-D6,is_redundant=0,lpar_name=none,lpar_id=none
+
+give resources "mempool", "mempool-pgdev", "rspool" and "rspool-rsdev"; :func:`mempool`,
+:func:`paging_device` and :func:`rs_device` type them (sizes in MB, ``lpar`` None when the
+device is free). :func:`mem_lpar` adds a shared-memory partition's I/O entitled memory, memory
+weight and paging VIOS (``mem_mode=shared``).
 
 Typed readers: :func:`veth`, :func:`vscsi`, :func:`vfc` for adapter rows, :func:`proc_lpar`
 and :func:`mem_lpar` for partition settings (current / pending / running), :func:`ratio`
@@ -101,7 +115,40 @@ def mem_lpar(obj: HmcObject, state: str = "curr") -> dict[str, Any]:
                            "mem_expansion": obj.float(f"{state}_mem_expansion")}
     for k in _MEM_NUMS:
         out[k] = obj.int(f"{state}_{k}")
+    io = a.get(f"{state}_io_entitled_mem")
+    out["io_entitled_auto"] = (io or "").strip().lower() == "auto"
+    out["io_entitled_mem"] = obj.int(f"{state}_io_entitled_mem")
+    out["mem_weight"] = obj.int(f"{state}_mem_weight")
+    out["paging_vios"] = [v for v in (obj.get("primary_paging_vios_name"), obj.get("secondary_paging_vios_name")) if v]
     return out
+
+
+def mempool(obj: HmcObject) -> dict[str, Any]:
+    """``-r mempool``: the shared memory pool (MB), its paging VIOS and whether deduplication is on."""
+    a = obj.attrs
+    return {"system": obj.system, "pool_mem": obj.int("curr_pool_mem"), "avail_mem": obj.int("curr_avail_pool_mem"),
+            "max_pool_mem": obj.int("curr_max_pool_mem"), "firmware_mem": obj.int("sys_firmware_pool_mem"),
+            "paging_vios": hv.split_list(a.get("paging_vios_names")),
+            "dedup": hv.as_bool(a, "mem_dedup") if "mem_dedup" in a else hv.as_bool(a, "curr_mem_dedup")}
+
+
+def _device(obj: HmcObject, vios_key: str) -> dict[str, Any]:
+    a = obj.attrs
+    redundant = hv.as_bool(a, "is_redundant")
+    return {"system": obj.system, "device": obj.get("device_name"), "vios": obj.get(f"{vios_key}_name"),
+            "vios_id": obj.int(f"{vios_key}_id"), "size_mb": obj.int("size"), "state": obj.get("state"),
+            "redundant": bool(redundant), "redundant_vios": obj.get(f"redundant_{vios_key}_name") if redundant else None,
+            "lpar": obj.get("lpar_name"), "lpar_id": obj.int("lpar_id")}
+
+
+def paging_device(obj: HmcObject) -> dict[str, Any]:
+    """``-r mempool --rsubtype pgdev``: one paging space device, its VIOS (and redundant VIOS) and partition."""
+    return _device(obj, "paging_vios")
+
+
+def rs_device(obj: HmcObject) -> dict[str, Any]:
+    """``-r rspool --rsubtype rsdev``: one reserved storage device of the suspend/resume pool."""
+    return _device(obj, "vios")
 
 
 def objects(parsed: Parsed, resource: str) -> list[HmcObject]:

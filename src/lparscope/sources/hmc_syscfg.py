@@ -72,6 +72,11 @@ def detect(text: str) -> int:
     return 0
 
 
+def unreadable(text: str) -> str | None:
+    """Why text that looks like this kind cannot be read (bare ``-F`` values), for the splitter."""
+    return hc.values_without_names(text)
+
+
 def adapters(obj: HmcObject) -> dict[str, list]:
     """The adapter lists of a profile (``-r prof``), each element typed; missing lists are empty."""
     a = obj.attrs

@@ -39,6 +39,7 @@ from datetime import datetime
 from . import _hmc_command as hcmd
 from . import _hmc_csv as hc
 from . import _hmc_values as hv
+from . import _vpd
 from .base import Parsed, to_float
 
 KIND = "lslparutil"
@@ -152,7 +153,32 @@ def info_from(attrs: dict[str, str], line: int, lines: dict[str, int]) -> HmcInf
         out.update(parsed)
         if fixes:
             out["fixes"] = "\n".join(fixes)
+    if what == "vpd":
+        return vpd_info(attrs.get("vpd", ""), line, lines)
     return HmcInfo(what, out, line, lines)
+
+
+def vpd_info(vpd: str, line: int, lines: dict[str, int]) -> HmcInfo:
+    """``lshmc -v``: every ``*XX value`` keyword of the quoted ``vpd=`` value as its own field
+    (``type_model``, ``machine_serial``, ``firmware_release`` ...), each with its line."""
+    blocks, _ = _vpd.star_blocks(vpd.split("\n"), first_line=lines.get("vpd", line))
+    attrs, field_lines = _vpd.flatten(blocks)
+    attrs["vpd"] = vpd
+    field_lines["vpd"] = lines.get("vpd", line)
+    return HmcInfo("vpd", attrs, line, field_lines)
+
+
+def _join_unquoted_vpd(result: hc.ReadResult) -> None:
+    """``vpd=*FC ????????`` printed without quotes: its keyword lines follow as lines of their own."""
+    for n, (lineno, attrs, lines) in enumerate(result.objects):
+        if set(attrs) != {"vpd"}:
+            continue
+        after = [(ln, t) for ln, t in result.unread if ln > lineno and t.startswith("*")]
+        nxt = next((o[0] for o in result.objects[n + 1:]), None)
+        taken = [(ln, t) for ln, t in after if nxt is None or ln < nxt]
+        if taken and all(b[0] - a[0] == 1 for a, b in zip([(lineno, "")] + taken, taken)):
+            attrs["vpd"] = "\n".join([attrs["vpd"]] + [t for _, t in taken])
+            result.unread = [u for u in result.unread if u not in taken]
 
 
 def lshmc_records(result: hc.ReadResult) -> list[HmcInfo]:
@@ -172,6 +198,7 @@ def parse_hmc(text: str, kind: str) -> Parsed:
         if sec.prompt and sec.prompt.host:
             out.hostname = sec.prompt.host
         result = hc.read_section(lines, sec)
+        _join_unquoted_vpd(result)
         program = sec.command.program if sec.command else ""
         out.records.extend(result.messages)
         if program == "lshmc":

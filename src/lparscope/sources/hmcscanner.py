@@ -20,7 +20,9 @@ System_Summary, LPAR_Summary, LPAR_Profiles, LPAR_CPU, LPAR_MEM, Virtual_Etherne
 (per system: a transposed "Virtual Switches" table then "Virtual Ethernet Slots"),
 Virtual_SCSI, VSCSI_Map, Virtual_Fibre, SEA (SEA, Etherchannel and SEA adapter tables),
 FC, VIOS_disks, Physical_Slots, IO_slot_children, OnOff_CoD, CoD_Events, SRIOV_*,
-vNIC, SW_cores, Header, HMC. Rows of other sheets are kept under their header.
+vNIC, SW_cores, Header, HMC. Rows of other sheets are kept under their header. The usage
+sheets (CPU_Pool_Usage, Sys_RAM_Usage, LPAR_Daily_Usage_N ...) become :class:`ScannerUsage`
+time series (:mod:`._hmcscanner_usage`).
 
 :func:`workbook_sheets` turns the binary workbook (.xls through ``xlrd`` >= 2.0, .xlsx
 through ``openpyxl`` >= 3.0) into (sheet name, CSV text) pairs for :func:`parse_sheet`.
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from ._hmcscanner_usage import ScannerUsage, is_usage_sheet, parse_usage
 from .base import Parsed, to_float
 
 KIND = "hmcscanner"
@@ -209,6 +212,9 @@ def parse_sheet(name: str | None, text: str) -> Parsed:
         name = name or SHEET_MARK.match(rows[0][1][0]).group("name")  # type: ignore[union-attr]
         rows = rows[1:]
     sheet = name or identify(text) or "unknown"
+    if is_usage_sheet(sheet):  # measured use per day / hour: _hmcscanner_usage
+        out.records, out.warnings = parse_usage(sheet, rows)
+        return out
     kv = sheet in _KV_SHEETS
     header: list[str] | None = None
     table = sheet

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Estate
-from ...model.frame import FramePartition, hpt_mb
+from ...model.frame import Frame, FramePartition, hpt_mb
 from ..changes import partition_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
@@ -17,11 +17,11 @@ from .hmc import S000, frames, ms, prof_cmd
 HPT_RECLAIM_MB = threshold("frame_hpt_reclaim_mb", 1024.0,
                            "frame HPT that lowering max memory to 2x desired would free, from this many MB on (MEM-03)")
 MAX_TO_DESIRED = 2.0  # rules-catalogue MEM-03: flag max_mem / desired_mem > 2 without a growth plan
-DEFAULT_DIVISOR = 128  # POWER8 and later, AIX/Linux (rules-catalogue S4); used when the HMC gives no ratio
 
 
-def divisor(fr_default: int | None, p: FramePartition) -> int:
-    return p.hpt_ratio or fr_default or DEFAULT_DIVISOR
+def divisor(fr: Frame, p: FramePartition, cfg: Config | None = None) -> int:
+    """The partition's HPT ratio, as every rule and view reads it (model/hpt.py)."""
+    return fr.hpt_divisor(p, (cfg or Config()).t("hpt_ratio"))
 
 
 def desired_mb(p: FramePartition) -> int | None:
@@ -34,13 +34,13 @@ def desired_mb(p: FramePartition) -> int | None:
         return None
 
 
-def hpt_table(fr) -> list[dict]:
+def hpt_table(fr: Frame, cfg: Config | None = None) -> list[dict]:
     """Per partition: max memory, ratio, HPT now, HPT with max = 2 x desired."""
     rows = []
     for p in sorted(fr.partitions.values(), key=lambda x: (x.id or 0, x.name)):
         if not p.mem_max:
             continue
-        div = divisor(fr.default_hpt_ratio, p)
+        div = divisor(fr, p, cfg)
         now = hpt_mb(p.mem_max, div)
         want = desired_mb(p)
         target = min(p.mem_max, int(MAX_TO_DESIRED * want)) if want else p.mem_max
@@ -64,7 +64,7 @@ def hpt_table(fr) -> list[dict]:
 )
 def frame_hpt_total(estate: Estate, cfg: Config) -> Iterator[Finding]:
     for fr in frames(estate):
-        rows = hpt_table(fr)
+        rows = hpt_table(fr, cfg)
         if not rows:
             continue
         total = sum(r["hpt_mb"] for r in rows)
@@ -87,7 +87,10 @@ def frame_hpt_total(estate: Estate, cfg: Config) -> Iterator[Finding]:
                       evidence=[*fr.ev("mem_firmware", "default_hpt_ratio"),
                                 *(e for r in big for e in parts[r["partition"]].ev("mem_max", "hpt_ratio"))],
                       fix=fix, rollback=undo, disruption=["restart-needed"],
-                      values={"current": f"{total} MB", "suggested": f"{better} MB", "saving": f"{total - better} MB"})
+                      values={"current": f"{total} MB", "suggested": f"{better} MB", "saving": f"{total - better} MB"},
+                      facts={(fr.name, "hpt_total_mb"): total,
+                             **{(parts[r["partition"]].label, "hpt_mb"): r["hpt_mb"] for r in big},
+                             **{(parts[r["partition"]].label, "hpt_divisor"): r["ratio"] for r in big}})
 
 
 def _host_covers_max(estate: Estate, p: FramePartition, cfg: Config) -> bool:
@@ -119,7 +122,7 @@ def frame_mem_max_above_need(estate: Estate, cfg: Config) -> Iterator[Finding]:
             over64 = bool(p.mem_min and p.mem_max > 64 * p.mem_min)
             if ratio <= limit and not over64:
                 continue
-            div = divisor(fr.default_hpt_ratio, p)
+            div = divisor(fr, p, cfg)
             suggested = want * 2
             now, then = hpt_mb(p.mem_max, div), hpt_mb(suggested, div)
             note = f"; it is also above 64 x its minimum {p.mem_min} MB, beyond DLPAR's reach (MEM-02)" if over64 else ""
@@ -132,7 +135,8 @@ def frame_mem_max_above_need(estate: Estate, cfg: Config) -> Iterator[Finding]:
                           f"its HPT is {now} MB (1:{div}), {then} MB with a maximum of {suggested} MB{note}.",
                           evidence=p.ev("mem_max", "mem", "mem_min", "hpt_ratio"), fix=fix, rollback=undo,
                           disruption=["restart-needed"],
-                          values={"current": f"max {p.mem_max} MB, HPT {now} MB", "suggested": f"max {suggested} MB, HPT {then} MB"})
+                          values={"current": f"max {p.mem_max} MB, HPT {now} MB", "suggested": f"max {suggested} MB, HPT {then} MB"},
+                          facts={(p.label, "hpt_mb"): now, (p.label, "hpt_divisor"): div})
 
 
 def memory_budget(fr) -> dict:

@@ -96,7 +96,8 @@ def profile_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
                               fix=fix, rollback=Commands(hmc=["# profile saves and edits: keep the lssyscfg -r prof output from before to restore them"]),
                               disruption=["restart-needed"],
                               values={"judged": "profiles", "current": f"{want:g}", "suggested": f"<= {size:g}",
-                                      "running": f"{running:g}"})
+                                      "running": f"{running:g}"},
+                              facts={(f"{fr.name} pool {pid}", "pool_size_units"): size})
             for p in sorted(parts, key=lambda x: x.name):
                 vps = _prof(p, "desired_procs")
                 running_over = p.running_now and p.vps is not None and p.vps > size  # the host/frame VP rules say it
@@ -110,7 +111,8 @@ def profile_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
                                   rollback=Commands(hmc=[f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name},'
                                                          f'lpar_name={p.name},desired_procs={int(vps)}"']),
                                   disruption=["restart-needed"],
-                                  values={"judged": "profile", "current": int(vps), "suggested": f"<= {int(size)}"})
+                                  values={"judged": "profile", "current": int(vps), "suggested": f"<= {int(size)}"},
+                                  facts={(f"{fr.name} pool {pid}", "pool_size_units"): size})
 
 
 @rule(
@@ -141,8 +143,8 @@ def profile_mem_above_frame(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 continue
             mx = _prof(p, "max_mem") or mem
             ratio = p.profile.get("hpt_ratio", "")
-            div = _num(ratio.split(":")[-1]) if ":" in ratio else None
-            div = div or p.hpt_ratio or fr.default_hpt_ratio or 64
+            prof_div = _num(ratio.split(":")[-1]) if ":" in ratio else None
+            div = fr.hpt_divisor(p, cfg.t("hpt_ratio"), int(prof_div) if prof_div else None)
             want += mem
             hpt += hpt_mb(mx, div)
             parts.append(p)
@@ -163,4 +165,5 @@ def profile_mem_above_frame(estate: Estate, cfg: Config) -> Iterator[Finding]:
                                              f'max_mem={int(_prof(p, "max_mem") or 0)}"' for p in big[:2] if p.profile_name]),
                       disruption=["restart-needed"],
                       values={"judged": "profiles", "current": f"{int(want + hpt + firmware)} MB",
-                              "suggested": f"<= {usable} MB"})
+                              "suggested": f"<= {usable} MB"},
+                      facts={(fr.name, "profile_hpt_total_mb"): hpt})

@@ -63,7 +63,8 @@ def frame_vios_weight(estate: Estate, cfg: Config) -> Iterator[Finding]:
     rationale="""The uncapped weight decides who gets spare pool cycles under contention, and Table 3-1 says
     to set it by the partition's importance, with the VIOS highest. When every uncapped partition of a
     frame carries the same weight (typically the default 128), nobody chose: production, test and the
-    VIOS compete as equals. Advisory: a deliberate flat policy is possible.""",
+    VIOS compete as equals. Advisory: a deliberate flat policy is possible. A set made only of VIOS is
+    left alone: equal weights inside a VIOS pair are normal.""",
     scope="estate",
 )
 def frame_weights_flat(estate: Estate, cfg: Config) -> Iterator[Finding]:
@@ -71,6 +72,8 @@ def frame_weights_flat(estate: Estate, cfg: Config) -> Iterator[Finding]:
         up = [p for p in running(fr) if p.uncapped and p.weight is not None]
         if len(up) < cfg.t(FLAT_WEIGHT_MIN) or len({p.weight for p in up}) != 1:
             continue
+        if all(p.is_vios for p in up):
+            continue  # equal weights among VIOS only (a pair, or two pairs) are normal: nobody to rank them against
         w = up[0].weight
         vios = [p for p in up if p.is_vios]
         fix = Commands(hmc=["# set weights by importance, for example VIOS 255, production 200, test 50 (rules-catalogue S2):"]
@@ -119,7 +122,8 @@ def frame_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
                           f"{fr.name}: the running partitions of {pname} hold EC {total:g} but the pool has {size:g} "
                           f"cores ({', '.join(f'{p.name} {p.ec:g}' for p in big)}).",
                           evidence=[size_ev, *(e for p in big for e in p.ev("ec"))], fix=fix, rollback=undo,
-                          disruption=["dlpar"], values={"current": f"{total:g}", "suggested": f"<= {size:g}"})
+                          disruption=["dlpar"], values={"current": f"{total:g}", "suggested": f"<= {size:g}"},
+                          facts={(f"{fr.name} pool {pid}", "pool_size_units"): size})
         total_cores = fr.cores_configurable or fr.cores_active
         ded = sum(p.vps or 0 for p in live if p.dedicated)
         shared_ec = sum(p.ec or 0 for p in live if p.shared)
@@ -166,7 +170,8 @@ def frame_vp_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
             yield finding(frame_vp_above_pool, p.label, "partition",
                           f"{p.name} on {fr.name} has {p.vps} virtual processors; its pool has {size:g} cores.",
                           evidence=[*p.ev("vps"), size_ev], fix=fix, rollback=undo, disruption=["dlpar"],
-                          values={"current": p.vps, "suggested": f"<= {limit}"})
+                          values={"current": p.vps, "suggested": f"<= {limit}"},
+                          facts={(f"{fr.name} pool {p.pool_id or 0}", "pool_size_units"): size})
 
 
 @rule(

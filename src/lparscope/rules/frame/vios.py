@@ -9,8 +9,9 @@ from typing import Any
 
 from ...model.estate import Estate
 from ..config import Config, threshold
+from ..changes import partition_change, propose
 from ..engine import Commands, Finding, finding, rule
-from .hmc import S000, frames, ms, prof_cmd
+from .hmc import S000, frames, ms
 
 BUSY_SHARE = threshold("frame_vios_busy_share", 0.5,
                        "a VIOS of a redundant pair should stay at or below this share of its capacity (000 §3.7.8 Table 3-10)")
@@ -83,10 +84,16 @@ def frame_vios_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 continue
             small = a if (sa.capacity or 0) <= (sb.capacity or 0) else b
             need = int(-(-chk.combined_peak // 1)) + 1
-            fix = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o a -p {small.name} --procs <n>   # VPs to reach {need}",
-                                prof_cmd(fr, small, desired_procs=need, max_procs=max(need, small.max_vps or 0)),
-                                "# or move clients' traffic so that each VIOS stays at or below half of its capacity"])
-            undo = Commands(hmc=[prof_cmd(fr, small, desired_procs=small.vps or "<previous>")])
+            # one VP more than the pair's combined peak, as a floor the plan keeps (a VIOS that is capped must
+            # also be uncapped to use them: VIOS-CAPPED); the profile maximum first when it is lower
+            fix, undo = propose(
+                partition_change(small.label, "max_procs", small.max_vps, need, method="profile", bound="min",
+                                 basis="measured", lpar=small.name, frame=fr.name, vios=True)
+                if small.max_vps is not None and small.max_vps < need else None,
+                partition_change(small.label, "desired_procs", small.vps, need, bound="min", basis="measured",
+                                 lpar=small.name, frame=fr.name, vios=True) if small.vps is not None else None,
+                fix_notes=["# or move clients' traffic so that each VIOS stays at or below half of its capacity"],
+                form="hmc")
             yield finding(frame_vios_failover, small.label, f"pair {a.name}/{b.name}",
                           f"{fr.name}: {a.name} peaks at {sa.measured_peak:.2f} and {b.name} at {sb.measured_peak:.2f} "
                           f"processor units ({sa.measured_from}); together {chk.combined_peak:.2f}, while {a.name} can reach "
@@ -94,4 +101,7 @@ def frame_vios_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
                           + (f"; the busier runs at {100 * chk.busiest_share:.0f}% of its capacity" if chk.busiest_share else "") + ".",
                           evidence=[*a.ev("vps", "ec"), *b.ev("vps", "ec")], fix=fix, rollback=undo, disruption=["dlpar"],
                           values={"current": f"{chk.combined_peak:.2f} vs {sa.capacity}/{sb.capacity}",
-                                  "suggested": f">= {need} VP on each"})
+                                  "suggested": f">= {need} VP on each"},
+                          facts={(a.label, "measured_peak_units"): round(sa.measured_peak, 2),
+                                 (b.label, "measured_peak_units"): round(sb.measured_peak, 2),
+                                 (a.label, "capacity_units"): sa.capacity, (b.label, "capacity_units"): sb.capacity})

@@ -8,22 +8,11 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Evidence, Host
+from ...model.hpt import hpt_mb
 from ..changes import MS, PROFILE, partition_change, propose
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
-
-
-def hpt_mb(max_memory_mb: int, ratio: float) -> int:
-    """Hardware page table reserved for one partition: max memory / ratio, rounded up to a power of two.
-
-    000 §3.1 gives max memory / 64 (128 for AIX and Linux on POWER7+); rules-catalogue S4 adds that
-    the hypervisor allocates it per partition in a power-of-two size.
-    """
-    raw = max_memory_mb / ratio
-    size = 1
-    while size < raw:
-        size *= 2
-    return size
+from ..host_facts import host_hpt_divisor
 
 
 @rule(
@@ -43,7 +32,7 @@ def max_memory_far_above_online(host: Host, cfg: Config) -> Iterator[Finding]:
     ratio = p.max_memory_mb / p.online_memory_mb
     if ratio <= cfg.t("max_mem_to_online_ratio"):
         return
-    divisor = cfg.t("hpt_ratio")
+    divisor, basis = host_hpt_divisor(host, cfg.t("hpt_ratio"))
     suggested = p.online_memory_mb * 2
     now, then = hpt_mb(p.max_memory_mb, divisor), hpt_mb(suggested, divisor)
     fix, undo = propose(partition_change(host, "max_mem", p.max_memory_mb, suggested, method="profile"),
@@ -51,9 +40,10 @@ def max_memory_far_above_online(host: Host, cfg: Config) -> Iterator[Finding]:
     yield finding(
         max_memory_far_above_online, host, "partition",
         f"{host.name}: maximum memory {p.max_memory_mb} MB is {ratio:.0f}x its online {p.online_memory_mb} MB; "
-        f"the HPT for it is about {now} MB (1:{divisor:.0f}), about {then} MB with a maximum of {suggested} MB.",
+        f"the HPT for it is {now} MB (1:{divisor}, {basis}), {then} MB with a maximum of {suggested} MB.",
         evidence=p.ev("max_memory_mb", "online_memory_mb"), fix=fix, rollback=undo, disruption=["restart-needed"],
         values={"current": f"max {p.max_memory_mb} MB, HPT {now} MB", "suggested": f"max {suggested} MB, HPT {then} MB"},
+        facts={(host.name, "hpt_divisor"): divisor, (host.name, "hpt_mb"): now},
     )
 
 

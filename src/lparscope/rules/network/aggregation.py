@@ -10,6 +10,7 @@ from ...model.estate import Host
 from ..changes import device_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
+from .aggregation_lacp import not_aggregating
 from .devices import (
     S000,
     S001,
@@ -145,7 +146,8 @@ def lagg_netaddr_under_sea(host: Host, cfg: Config) -> Iterator[Finding]:
     on one of four ports and 3-4% on two others. The port's own entstat counters show the spread; a port
     above its fair share (1/n) times the threshold is flagged. hash_mode=src_dst_port spreads
     connections between the same peers over the ports; receive spread is decided by the switch and is
-    shown as context only. If the hash is already src_dst_port the finding is info.""",
+    shown as context only. If the hash is already src_dst_port the finding is info. Ports that LACP left
+    out of the aggregation carry nothing by design and are not counted (NET-LAGG-LACP-PORT names them).""",
 )
 def lagg_tx_spread(host: Host, cfg: Config) -> Iterator[Finding]:
     for ec in sorted(host.by_class("etherchannel"), key=lambda d: d.name):
@@ -153,7 +155,7 @@ def lagg_tx_spread(host: Host, cfg: Config) -> Iterator[Finding]:
         for name in aggregation_members(host, ec, with_backup=False):
             dev = host.devices.get(name)
             counters = getattr(dev.stats, "counters", None) if dev is not None and dev.stats is not None else None
-            if counters and counters.get("tx_packets") is not None:
+            if counters and counters.get("tx_packets") is not None and not not_aggregating(dev):
                 ports.append((dev, counters["tx_packets"], counters.get("rx_packets")))
         if len(ports) < 2:
             continue

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...model.estate import Device, Evidence, Host
+from ...model.estate import Device, Estate, Evidence, Host
+from ...model.frame import host_serial
+from ...model.vios_pairs import partners
 from ..changes import chdev_padmin
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
@@ -86,6 +88,31 @@ def _level(text: str | None) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def _sharing_candidates(estate: Estate) -> list[tuple[Host, Device, list[int], list[Evidence]]]:
+    """SEAs in plain failover (ha_mode=auto) over two or more VLANs, per VIOS."""
+    out = []
+    for host in sorted(estate.hosts.values(), key=lambda h: h.name):
+        for sea in sorted(host.by_class("sea"), key=lambda d: d.name):
+            mode, mode_ev = ha_mode_of(sea)
+            if mode != "auto":
+                continue
+            vlans, vlan_ev = _vlans(host, sea)
+            if len(vlans) >= 2:
+                out.append((host, sea, vlans, mode_ev + vlan_ev))
+    return out
+
+
+def _frame_key(host: Host) -> str | None:
+    return host.frame_name or host_serial(host)
+
+
+def _is_partner(pairs: dict[str, set[str]], a: Host, b: Host) -> bool:
+    """A VIOS pair (model/vios_pairs.py); for VIOS whose pairs are not in the data, the same frame."""
+    if a.name in pairs or b.name in pairs:
+        return b.name in pairs.get(a.name, set())
+    return _frame_key(a) is not None and _frame_key(a) == _frame_key(b)
+
+
 @rule(
     id="NET-SEA-LOAD-SHARING",
     title="SEA failover bridges two or more VLANs without load sharing",
@@ -96,16 +123,24 @@ def _level(text: str | None) -> tuple[int, ...]:
     Table 3-10 names failover with load sharing the preferred method for two or more VLANs: with
     ha_mode=sharing on both SEAs the VLANs (not packets) are split between the two VIOS, with no client
     change. It needs VIOS 2.2.1.0 or later and at least two trunk adapters in each SEA, the VLANs spread
-    over them. Advisory: failover alone is a valid design when one VIOS can carry all traffic.""",
+    over them. Advisory: failover alone is a valid design when one VIOS can carry all traffic. A pair is
+    reported once: two VIOS of a pair (model/vios_pairs.py; the same frame when their pair is not in the
+    data) whose SEAs bridge the same VLANs.""",
+    scope="estate",
 )
-def sea_load_sharing(host: Host, cfg: Config) -> Iterator[Finding]:
-    for sea in sorted(host.by_class("sea"), key=lambda d: d.name):
-        mode, mode_ev = ha_mode_of(sea)
-        if mode != "auto":
+def sea_load_sharing(estate: Estate, cfg: Config) -> Iterator[Finding]:
+    cands = _sharing_candidates(estate)
+    pairs = partners(estate)
+    partnered: set[int] = set()
+    for i, (host, sea, vlans, evs) in enumerate(cands):
+        if i in partnered:
             continue
-        vlans, vlan_ev = _vlans(host, sea)
-        if len(vlans) < 2:
-            continue
+        # the partner: the paired VIOS whose SEA bridges the same VLANs (one finding per pair)
+        j = next((j for j in range(i + 1, len(cands)) if j not in partnered and cands[j][0] is not host
+                  and _is_partner(pairs, host, cands[j][0]) and cands[j][2] == vlans), None)
+        partner = cands[j] if j is not None else None
+        if j is not None:
+            partnered.add(j)
         trunks = _trunks(host, sea)
         level = host.levels.get("ioslevel")
         notes = []
@@ -125,6 +160,12 @@ def sea_load_sharing(host: Host, cfg: Config) -> Iterator[Finding]:
             disruption.append("dlpar")
         fix.padmin += [chdev_padmin(sea.name, {"ha_mode": "sharing"}) + "   # on the primary VIOS first, then on the backup"]
         undo = Commands(padmin=[chdev_padmin(sea.name, {"ha_mode": "auto"}) + "   # on both VIOS"])
+        pair = ""
+        if partner is not None:
+            fix.padmin += [f"# then on {partner[0].name}:", chdev_padmin(partner[1].name, {"ha_mode": "sharing"})]
+            undo.padmin += [f"# on {partner[0].name}:", chdev_padmin(partner[1].name, {"ha_mode": "auto"})]
+            pair = f" Its partner {partner[0].name} ({partner[1].name}) runs the same: one finding for the pair."
+            evs = evs + partner[3]
         if len(trunks) < 2:
             undo.padmin += [chdev_padmin(sea.name, {"virt_adapters": ",".join(t.name for t in trunks)}),
                             "rmdev -dev <new-trunk-ent>"]
@@ -133,7 +174,7 @@ def sea_load_sharing(host: Host, cfg: Config) -> Iterator[Finding]:
                          "# and give the moved VLANs back to the first trunk adapter"]
         yield finding(sea_load_sharing, host, sea.name,
                       f"SEA {sea.name} on {host.name} runs ha_mode=auto over VLANs {', '.join(map(str, vlans))} "
-                      f"with {len(trunks)} trunk adapter(s): one VIOS bridges all of them; load sharing would split them.",
-                      evidence=mode_ev + vlan_ev, fix=fix, rollback=undo, disruption=disruption,
+                      f"with {len(trunks)} trunk adapter(s): one VIOS bridges all of them; load sharing would split them.{pair}",
+                      evidence=evs, fix=fix, rollback=undo, disruption=disruption,
                       values={"current": "ha_mode=auto", "suggested": "ha_mode=sharing on both VIOS",
                               "vlans": " ".join(map(str, vlans)), "trunk_adapters": len(trunks)})

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Host
-from ..changes import device_change, partition_change
+from ..changes import device_change, partition_change, propose
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -95,14 +95,17 @@ def sea_thread_overflow(host: Host, cfg: Config) -> Iterator[Finding]:
         n = getattr(s, "thread_queue_overflow_packets", None) if s is not None else None
         if n is None or n < cfg.t("sea_thread_overflow_min"):
             continue
+        ec = host.partition.entitled_capacity if host.partition is not None else None
+        # The drops are measured: the VIOS must not get less processor than it has now, and half a
+        # processing unit more is the first step (a floor the plan keeps above any sizing that would cut it).
+        more = partition_change(host, "desired_proc_units", ec, round(ec + 0.5, 2), basis="measured",
+                                bound="min") if ec else None
+        fix, undo = propose(more, fix_notes=["# and check the VIOS is uncapped with a high weight (VIOS-CAPPED)"],
+                            form="hmc")
+        fix.padmin.append(f"entstat -all {sea.name} | grep -i 'thread queue overflow'   # watch the counter after the change")
         yield finding(sea_thread_overflow, host, sea.name,
                       f"SEA {sea.name} on {host.name} dropped {n} packets on full thread queues.",
-                      evidence=sea.stat_ev("thread_queue_overflow_packets"),
-                      fix=Commands(hmc=[f"chhwres -m <managed-system> -r proc -o a -p {host.name} --procunits 0.5",
-                                        "# and check the VIOS is uncapped with a high weight (VIOS-CAPPED)"],
-                                   padmin=[f"entstat -all {sea.name} | grep -i 'thread queue overflow'   # watch the counter after the change"]),
-                      rollback=Commands(hmc=[f"chhwres -m <managed-system> -r proc -o r -p {host.name} --procunits 0.5"]),
-                      changes=[partition_change(host, "desired_proc_units", host.partition.entitled_capacity,
-                                                round(host.partition.entitled_capacity + 0.5, 2))]
-                      if host.partition is not None and host.partition.entitled_capacity else [],
-                      disruption=["dlpar"], values={"current": n, "suggested": 0})
+                      evidence=sea.stat_ev("thread_queue_overflow_packets"), fix=fix, rollback=undo,
+                      disruption=["dlpar"],
+                      values={"current": f"{n} packets dropped",
+                              "suggested": f"EC at least {ec + 0.5:.2f}" if ec else "more processor for the VIOS"})

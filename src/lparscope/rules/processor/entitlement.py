@@ -152,9 +152,15 @@ def capped_pinned(host: Host, cfg: Config) -> Iterator[Finding]:
     share = pinned / len(entc)
     if share < cfg.t("capped_pinned_share"):
         return
+    # Uncapped, a partition can use at most one core per virtual processor: with VPs no higher than
+    # its EC, uncapping alone gives it nothing (000 §3.1, Table 3-1). Ask for one VP above the EC.
+    vps_needed = math.ceil(p.entitled_capacity - 1e-9) + 1 if p.entitled_capacity else None
+    more_vps = (partition_change(host, "desired_procs", p.online_vps, vps_needed, bound="min")
+                if vps_needed is not None and p.online_vps is not None and p.online_vps < vps_needed else None)
     fix, undo = propose(
         partition_change(host, "sharing_mode", "cap", "uncap", method="profile"),
         partition_change(host, "uncap_weight", p.weight if p.weight is not None else 0, 128, method="profile"),
+        more_vps,
         fix_notes=["# takes effect when the partition is next activated from the profile; or raise EC now "
                    "with chhwres --procunits"])
     yield finding(
@@ -163,7 +169,9 @@ def capped_pinned(host: Host, cfg: Config) -> Iterator[Finding]:
         f"in {pinned} of {len(entc)} samples.",
         evidence=p.ev("mode", "entitled_capacity") + cpu.evidence[:1] + cpu.evidence[-1:],
         fix=fix, rollback=undo, disruption=["restart-needed"],
-        values={"current": f"capped, {share:.0%} of samples pinned", "suggested": "uncapped (or more EC)"},
+        values={"current": f"capped, {share:.0%} of samples pinned",
+                "suggested": "uncapped" + (f", at least {vps_needed} VP" if more_vps is not None else "")
+                             + " (or more EC)"},
     )
 
 

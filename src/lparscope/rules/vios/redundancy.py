@@ -2,32 +2,25 @@
 VIOS-01, VIOS-02).
 
 A *pair* here is two VIOS of the same frame whose ``lsmap`` outputs name at least one
-common client partition ID (the frame is read from the server adapter's physical
-location code ``U<type>.<model>.<serial>-V<n>-C<slot>``).
+common client partition ID (``model/vios_pairs.py``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from ...model.estate import Estate, Evidence, Host
+from ...model.frame import frame_of_host
+from ...model.frame_join import host_facts, same_serial
+from ...model.vios_pairs import Client, frame_of, lsmap_pairs
+from ...model.vios_pairs import same_frame as _same_frame
 from ..changes import MS, chdev_padmin
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .level import level_tuple
 
-_FRAME = re.compile(r"^U(?P<frame>[^-\s]+)-V\d+")
-
-
-Client = tuple[str | None, int]  # (frame, client partition id)
-
-
-def frame_of(physloc: str | None) -> str | None:
-    """Machine type.model.serial from a virtual adapter location code, or None."""
-    m = _FRAME.match(physloc or "")
-    return m.group("frame") if m else None
+__all__ = ["Client", "frame_of"]  # read by other rule modules from here as before
 
 
 def mapping_evidence(m: Any) -> Evidence | None:
@@ -46,33 +39,24 @@ def served(host: Host) -> dict[str, dict[Client, list[Any]]]:
     return out
 
 
-def adapters(host: Host) -> set[Client]:
-    """Every client a server adapter of this VIOS points at, mapped or not."""
-    return {(frame_of(m.physloc), m.client_id) for m in [*host.vscsi_mappings, *host.npiv_mappings] if m.client_id}
-
-
-def _same_frame(a: Client, b: Client) -> bool:
-    return a[1] == b[1] and (a[0] == b[0] or a[0] is None or b[0] is None)
-
-
-def pairs(estate: Estate) -> list[tuple[Host, Host, list[Client]]]:
-    """VIOS pairs: two VIOS whose server adapters name a common client partition."""
-    vios = sorted(estate.vios, key=lambda h: h.name)
-    out = []
-    for i, a in enumerate(vios):
-        ca = adapters(a)
-        for b in vios[i + 1:]:
-            common = sorted({x for x in ca for y in adapters(b) if _same_frame(x, y)}, key=lambda c: (c[0] or "", c[1]))
-            if common:
-                out.append((a, b, common))
-    return out
-
-
-def _client_names(estate: Estate, frame: str | None, ids: list[int], maps: list[Any]) -> dict[int, str]:
+def client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[Any]) -> dict[int, str]:
+    """Names for client partition ids: lsmap's own client name, else the host joined (on evidence) to
+    that id's partition of the VIOS's frame, else the one host whose frame serial and partition number
+    are the client's. Never a partition number alone: the same number names a partition on every frame."""
     names = {m.client_id: m.client_name for m in maps if getattr(m, "client_name", None)}
-    for h in estate.hosts.values():
-        if h.partition and h.partition.number in ids and h.partition.number not in names and not h.is_vios:
-            names[h.partition.number] = h.name
+    joined = frame_of_host(estate, vios.name)
+    for frame, cid in clients:
+        if cid in names:
+            continue
+        p = joined[0].by_id(cid) if joined is not None else None
+        if p is not None and p.host:
+            names[cid] = p.host
+            continue
+        serial = frame.rsplit(".", 1)[-1] if frame else None
+        hits = [h.name for h in estate.hosts.values() if not h.is_vios and serial
+                and host_facts(h).number == cid and same_serial(host_facts(h).serial, serial)]
+        if len(hits) == 1:
+            names[cid] = hits[0]
     return names
 
 
@@ -84,7 +68,8 @@ def _client_names(estate: Estate, frame: str | None, ids: list[int], maps: list[
     source="000_31a80e54567cd02b.txt §3.5.3; rules-catalogue VIOS-01",
     rationale="""Redundant VIOS pairs let one VIOS be shut down for maintenance, or fail, while the other
     keeps the clients' I/O flowing. A client partition whose disks reach it through a single VIOS stops
-    when that VIOS does. Checked per protocol (vSCSI target devices, NPIV mappings to a port) and per
+    when that VIOS does. (A client with several virtual FC adapters all on one VIOS is reported per
+    client by STO-NPIV-NO-REDUNDANCY.) Checked per protocol (vSCSI target devices, NPIV mappings to a port) and per
     frame (from the adapter location codes). When no other VIOS's lsmap output for that protocol is in
     the data the finding is only informational: the partner may simply not have been collected.""",
     scope="estate",
@@ -96,12 +81,13 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
         for proto, clients in per[h.name].items():
             others = [o for o in vios if o is not h and (o.vscsi_mappings if proto == "vSCSI" else o.npiv_mappings)]
             alone = {c: ms for c, ms in clients.items()
-                     if not any(_same_frame(c, oc) for o in others for oc in per[o.name][proto])}
+                     if not any(_same_frame(c, oc) for o in others for oc in per[o.name][proto])
+                     and not (proto == "NPIV" and len(ms) > 1)}  # several adapters: STO-NPIV-NO-REDUNDANCY, per client
             if not alone:
                 continue
             ids = sorted({c[1] for c in alone})
             maps = [m for ms in alone.values() for m in ms]
-            names = _client_names(estate, None, ids, maps)
+            names = client_names(estate, h, sorted(alone, key=lambda c: (c[0] or '', c[1])), maps)
             who = ", ".join(f"{i} ({names[i]})" if i in names else str(i) for i in ids)
             known = bool(others)
             note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output is in the data: "
@@ -151,7 +137,7 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
     scope="estate",
 )
 def pair_ioslevel(estate: Estate, cfg: Config) -> Iterator[Finding]:
-    for a, b, common in pairs(estate):
+    for a, b, common in lsmap_pairs(estate):
         la, lb = a.levels.get("ioslevel"), b.levels.get("ioslevel")
         if la is None or lb is None or level_tuple(la.value) == level_tuple(lb.value):
             continue

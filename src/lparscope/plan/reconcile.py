@@ -1,0 +1,199 @@
+"""Findings say what the plan does: one target per setting, everywhere the setting is shown.
+
+A rule proposes a value from what it alone sees (aix1: "3 VP" from its lparstat series). The plan
+may settle on another one: a stronger proposal won the merge, a limit raised it (the HMC's
+utilisation samples peak at 7.5 cores, so 3 VPs would cap the partition), or the frame cannot
+take it (infeasible). A finding that kept showing its own value and commands would then contradict
+the plan, and an administrator typing both would undo one with the other. So, once the plan is
+built, each finding whose changes the plan settled differently is rewritten from the plan:
+
+* its ``changes`` carry the plan's targets, and its ``fix`` / ``rollback`` commands are derived from
+  them again (note lines and checks the rule wrote beside them are kept);
+* a change the plan cannot make (infeasible, or a conflict between rules) leaves a comment line
+  saying why, in place of a command that cannot be applied as written;
+* ``values["suggested"]`` shows the plan's target, and ``values["rule_suggested"]`` what the rule
+  alone proposed; ``plan_refs`` lists the plan change ids with their status (JSON ``plan``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+from ..model.change import ProposedChange, fmt_value
+from ..model.estate import Estate
+from ..rules.changes import propose
+from ..rules.engine import Commands
+from .merge import Conflict, _num, same_value
+from .model import Plan, PlannedChange
+from .names import name_findings
+
+#: How a partition setting reads in a sentence (the report's words; HMC attribute names otherwise).
+_LABELS = {
+    "desired_proc_units": "EC {}",
+    "desired_procs": "{} VP",
+    "desired_mem": "memory {} MB",
+    "max_mem": "maximum memory {} MB",
+    "max_proc_units": "maximum EC {}",
+    "max_procs": "maximum {} VP",
+    "mem_expansion": "AME factor {}",
+    "uncap_weight": "weight {}",
+    "sharing_mode": "{}",
+}
+
+
+def label(change: ProposedChange, value: Any) -> str:
+    """``EC 1.40``, ``9 VP``, ``hdisk0 queue_depth=32``: a setting and its value, in the report's words."""
+    v = value
+    n = _num(value)
+    if change.attribute == "desired_proc_units" and n is not None:
+        v = f"{n:.2f}"
+    elif n is not None and float(n).is_integer():
+        v = int(n)
+    if change.on_hmc:
+        return _LABELS.get(change.attribute, change.attribute + "={}").format(v)
+    if change.kind == "tunable":
+        return f"{change.object} {change.attribute}={v}"
+    return f"{change.object} {change.attribute}={v}"
+
+
+def _conflict_key(c: Conflict, frame: str | None) -> tuple[str, str, str, str]:
+    if c.kind in ("frame", "pool", "partition", "profile"):
+        return ("hmc", frame or "", c.object, c.attribute)
+    return (c.host, "tunable" if c.kind == "tunable" else "device", c.object, c.attribute)
+
+
+def _swapped(estate: Estate, host: str, cmds: Commands) -> Commands:
+    """The same command texts with the managed-system and profile names the model knows."""
+    ns = SimpleNamespace(host=host, fix=cmds, rollback=Commands())
+    name_findings(estate, [ns])
+    return cmds
+
+
+#: Programs that only look: a line of the rule's own that runs one of them stays beside the plan's commands.
+_LOOK = frozenset({"lsattr", "lsdev", "lssyscfg", "lshwres", "lsmap", "lspath", "entstat", "netstat", "ioslevel",
+                   "oslevel", "lparstat", "vmstat", "iostat", "lspv", "lsvg", "lsps", "svmon", "amepat",
+                   "oem_setup_env", "exit"})
+
+
+def _extras(estate: Estate, host: str, block: Commands, generated: Commands,
+            stale: list[str]) -> dict[str, list[str]]:
+    """Lines of a fix the changes did not generate that still hold beside the plan's targets: checks
+    (read-only commands) and notes. Commands of the rule's own (a profile save, an alternative) and
+    notes naming the value the plan did not keep are left out: the plan decided."""
+    gen = _swapped(estate, host, generated)
+    out: dict[str, list[str]] = {}
+    for form in ("root", "padmin", "hmc"):
+        made = list(getattr(gen, form))
+        keep = []
+        dropped = False  # a note right after a command left out speaks of that command
+        for line in getattr(block, form):
+            if line in made:
+                made.remove(line)
+                dropped = False
+                continue
+            text = line.strip()
+            if text.startswith("#"):
+                if dropped or re.match(r"#\s*or\b", text) or any(
+                        re.search(rf"(?<![\w.]){re.escape(v)}(?![\w.])", text) for v in stale):
+                    continue
+                keep.append(line)
+            elif text.split(None, 1)[:1] and text.split(None, 1)[0] in _LOOK:
+                keep.append(line)
+                dropped = False
+            else:
+                dropped = True
+        out[form] = keep
+    return out
+
+
+def _rebuild(estate: Estate, f: Any, new: list[ProposedChange], skipped: list[str], stale: list[str]) -> None:
+    """Fix and rollback commands of ``f`` derived from ``new`` (the plan's targets), keeping the
+    lines of the old fix the old changes did not generate."""
+    old_fix, old_undo = propose(*f.changes)
+    keep_fix = _extras(estate, f.host, f.fix, old_fix, stale)
+    keep_undo = _extras(estate, f.host, f.rollback, old_undo, stale)
+    fix, undo = propose(*new)
+    fix, undo = _swapped(estate, f.host, fix), _swapped(estate, f.host, undo)
+    form = "hmc" if any(c.on_hmc for c in f.changes) else "padmin" if f.fix.padmin and not f.fix.root else "root"
+    for block, keep in ((fix, keep_fix), (undo, keep_undo)):
+        for k in ("root", "padmin", "hmc"):
+            getattr(block, k).extend(keep[k])
+    getattr(fix, form).extend(f"# not planned: {why}" for why in skipped)
+    if not new and not undo:
+        getattr(undo, form).append("# nothing to undo: the plan makes none of this finding's changes")
+    fix.changes = list(new)
+    f.fix, f.rollback = fix, undo
+
+
+def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
+    """Rewrite each finding's changes, commands and suggested value from the plan (module doc)."""
+    by_key: dict[tuple, PlannedChange] = {c.change.key(): c for c in plan.changes}
+    conflicts: dict[tuple, Conflict] = {}
+    for c in plan.conflicts:
+        conflicts[_conflict_key(c, None)] = c
+    for f in findings:
+        changes = list(getattr(f, "changes", None) or [])
+        if not changes:
+            continue
+        refs: list[dict[str, Any]] = []
+        new: list[ProposedChange] = []
+        skipped: list[str] = []
+        differs = False
+        stale: list[str] = []
+        for ch in changes:
+            pc = by_key.get(ch.key())
+            if pc is None:
+                cf = conflicts.get(ch.key()) or conflicts.get(_conflict_key_of(ch))
+                if cf is not None:
+                    refs.append({"id": None, "attribute": ch.attribute, "object": ch.object, "proposed": ch.target,
+                                 "target": None, "status": "conflict", "why": cf.why})
+                    skipped.append(f"{label(ch, ch.target)}: rules disagree ({cf.why}); see the plan's conflicts")
+                    differs = True
+                    stale += _spellings(ch)
+                else:
+                    new.append(ch)
+                continue
+            target = pc.change.target
+            ref = {"id": pc.id, "attribute": ch.attribute, "object": ch.object, "proposed": ch.target,
+                   "target": target, "status": pc.status, "why": pc.blocked or "; ".join(pc.notes)}
+            refs.append(ref)
+            if pc.status == "infeasible":
+                skipped.append(f"{label(ch, ch.target)}: {pc.blocked or 'infeasible on this frame'}")
+                differs = True
+                stale += _spellings(ch)
+                continue
+            if not same_value(target, ch.target):
+                differs = True
+                stale += _spellings(ch)
+            # the plan's own change: its target and its method (a profile-only proposal merged into a
+            # DLPAR change is made by DLPAR and written to the profile)
+            new.append(replace(pc.change, current=ch.current if pc.change.current is None else pc.change.current))
+            if pc.change.method != ch.method:
+                differs = True
+        f.plan_refs = refs
+        if not differs:
+            continue
+        _rebuild(estate, f, new, skipped, stale)
+        rule_text = f.values.get("suggested")
+        planned = [r for r in refs if r["status"] in ("planned", "in-place")]
+        shown = ", ".join(label(c, c.target) for c in new if any(r["attribute"] == c.attribute
+                                                                   and r["object"] == c.object for r in planned))
+        if rule_text:
+            f.values["rule_suggested"] = rule_text
+        f.values["suggested"] = (shown + " (plan)") if shown else "not planned (see the plan)"
+        f.changes = new
+
+
+def _spellings(ch: ProposedChange) -> list[str]:
+    """The ways a note may write the target the plan did not keep (``32``, ``0.6`` / ``0.60``)."""
+    out = {str(ch.target), fmt_value(ch.attribute, ch.target)}
+    return sorted(v for v in out if v and v != "None")
+
+
+def _conflict_key_of(ch: ProposedChange) -> tuple[str, str, str, str]:
+    if ch.on_hmc:
+        return ("hmc", "", ch.object, ch.attribute)
+    return ch.key()

@@ -1,0 +1,122 @@
+"""After the plan is built, every finding shows the plan's target for the settings it touches."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from plan_helpers import estate, finding, part
+
+from lparscope.model.change import ProposedChange, fmt_value
+from lparscope.pipeline import analyze, plan_for
+from lparscope.rules.changes import propose
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "estate"
+
+
+def _with_fix(f, *, notes=(), extra_hmc=()):
+    fix, undo = propose(*f.changes, fix_notes=notes)
+    fix.hmc += list(extra_hmc)
+    f.fix, f.rollback = fix, undo
+    return f
+
+
+def test_a_vp_target_raised_by_the_plan_is_what_the_finding_shows():
+    e = estate()
+    measured = _with_fix(finding("CPU-EC-BELOW-VP", "c", part("c", "desired_procs", 24, 4, basis="measured")),
+                         notes=["# or keep the VPs and raise EC to 6.00 instead"])
+    limit = _with_fix(finding("CPU-VP-EXCEEDS-POOL", "c", part("c", "desired_procs", 24, 6, basis="limit", bound="min")))
+    findings = [measured, limit]
+    plan = plan_for(e, findings, [])
+    vp = next(c for c in plan.changes if c.change.attribute == "desired_procs")
+    assert vp.change.target == 6
+    assert measured.changes[0].target == 6 and measured.values["suggested"].startswith("6 VP")
+    hmc = measured.fix.hmc
+    assert any("desired_procs=6" in line for line in hmc), hmc
+    assert not any("desired_procs=4" in line for line in hmc), hmc
+    assert any("-o r -p c --procs 18" in line for line in hmc), hmc  # 24 -> 6
+    assert not any(line.startswith("# or") for line in hmc)  # the plan decided between the alternatives
+    assert any("desired_procs=24" in line for line in measured.rollback.hmc)
+    ref = measured.plan_refs[0]
+    assert (ref["id"], ref["proposed"], ref["target"], ref["status"]) == (vp.id, 4, 6, "planned")
+    assert measured.to_dict()["plan"] == measured.plan_refs
+
+
+def test_a_finding_the_plan_agrees_with_is_left_as_the_rule_wrote_it():
+    e = estate()
+    f = _with_fix(finding("CPU-EC-BELOW-VP", "a", part("a", "desired_proc_units", 0.5, 1.4, basis="measured")),
+                  notes=["# check the application after the change"])
+    named = lambda lines: [x.replace("<managed-system>", "p9frame1").replace("<profile>", "default_profile")
+                           for x in lines]
+    before = (named(f.fix.hmc), named(f.rollback.hmc), dict(f.values))
+    plan_for(e, [f], [])
+    assert (f.fix.hmc, f.rollback.hmc, f.values) == before  # the model's names put in, nothing else
+    assert f.plan_refs and f.plan_refs[0]["status"] == "planned"
+
+
+def test_an_infeasible_change_leaves_a_reason_instead_of_a_command():
+    e = estate(avail=0.0, pool=4.0)
+    f = _with_fix(finding("CPU-EC-BELOW-VP", "a", part("a", "desired_proc_units", 0.5, 3.0, basis="measured")))
+    plan = plan_for(e, [f], [])
+    ec = next(c for c in plan.changes if c.change.attribute == "desired_proc_units")
+    assert ec.status == "infeasible", ec.to_dict()
+    assert not any(line.startswith("chhwres") for line in f.fix.hmc), f.fix.hmc
+    assert any(line.startswith("# not planned: EC 3.00") for line in f.fix.hmc), f.fix.hmc
+    assert f.plan_refs[0]["status"] == "infeasible" and f.values["suggested"].startswith("not planned")
+
+
+def test_a_conflict_leaves_no_command_of_either_side():
+    e = estate()
+    mode = lambda rid, m: _with_fix(finding(rid, "a", ProposedChange("device", "ent7", "mode", "standard", m,
+                                                                        "chdev-now", host="a"), subject="ent7"))
+    a, b = mode("X", "8023ad"), mode("Y", "round_robin")
+    plan = plan_for(e, [a, b], [])
+    assert plan.conflicts
+    for f in (a, b):
+        assert not any(line.startswith("chdev") for line in f.fix.root), f.fix.root
+        assert any("rules disagree" in line for line in f.fix.root)
+        assert f.plan_refs[0]["status"] == "conflict"
+
+
+_PROFILE = re.compile(r'chsyscfg -r prof -m \S+ -i "name=[^,]+,lpar_name=(?P<obj>[^,]+),(?P<pairs>[^"]+)"')
+_DEVICE = re.compile(r"^chdev -l (?P<obj>\S+) (?P<pairs>.*)|^chdev -dev (?P<obj2>\S+) -attr (?P<pairs2>.*)")
+_TUNABLE = re.compile(r"^(?P<obj>schedo|vmo|ioo|no|nfso) -[pr] (?P<pairs>.*)")
+
+
+def _settings(line: str):
+    """(object, attribute, value) of each setting a command line writes."""
+    line = line.strip()
+    for rx in (_PROFILE, _DEVICE, _TUNABLE):
+        m = rx.search(line)
+        if m:
+            d = {k: v for k, v in m.groupdict().items() if v}
+            obj, pairs = d.get("obj") or d.get("obj2"), d.get("pairs") or d.get("pairs2")
+            for a, v in re.findall(r"(\w+)=([^\s,]+)", pairs):
+                yield obj, a, v
+            return
+
+
+def test_on_the_example_no_finding_sets_a_value_the_plan_does_not():
+    """Every setting a finding's fix writes is the plan's target for it (one target per setting)."""
+    a = analyze([str(EXAMPLE)])
+    assert not a.problems
+    targets = {}
+    for c in a.plan.changes:
+        if c.status in ("planned", "in-place"):
+            ch = c.change
+            targets[(c.host, ch.object, ch.attribute)] = fmt_value(ch.attribute, ch.target)
+    checked = 0
+    for f in a.findings:
+        for line in f.fix.root + f.fix.padmin + f.fix.hmc:
+            for obj, attr, val in _settings(line):
+                key = (f.host, obj, attr)
+                if key in targets:
+                    checked += 1
+                    assert val == targets[key], (f.rule.id, line, targets[key])
+    assert checked >= 10
+    shown = {f.host: f.values.get("suggested") for f in a.findings if f.rule.id == "CPU-EC-BELOW-VP"}
+    vp = {c.host: c.change.target for c in a.plan.changes if c.change.attribute == "desired_procs"}
+    for host, text in shown.items():
+        if host in vp:
+            assert f"{vp[host]} VP" in text, (host, text, vp[host])
+
