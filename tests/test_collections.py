@@ -38,10 +38,11 @@ def test_coloured_collection_each_output_read_with_file_lines():
     path = FIX / "aixapp7_collect_coloured.log"
     estate, _ = read_estate(collect([str(path)]))
     found = [(i.line, i.kind, i.status) for i in estate.inputs]
-    assert found == [(1, None, "unrecognised"), (3, "lsattr", "parsed"), (7, "lsattr", "parsed"),
+    assert found == [(1, "hostname", "parsed"), (3, "lsattr", "parsed"), (7, "lsattr", "parsed"),
                      (10, "vmstat-v", "parsed"), (14, "mpstat", "parsed"), (21, None, "unrecognised")]
-    assert "'hostname' is not a supported input kind" in estate.inputs[0].reason
+    assert "'svmon' is not a supported input kind" in estate.inputs[-1].reason
     (host,) = estate.hosts.values()
+    assert host.name == "aixapp7" and {i.host for i in estate.inputs} == {"aixapp7"}  # the hostname output names it
     assert host.devices["ent0"].attrs["large_send"].value == "yes"  # coloured value read plain
     assert host.devices["ent0"].attrs["large_send"].evidence.line == 9
     assert host.devices["sys0"].attrs["realmem"].evidence.line == 6
@@ -52,7 +53,7 @@ def test_coloured_collection_each_output_read_with_file_lines():
 def test_titled_sections_of_a_collection_script():
     text = (FIX / "vios7a_lssea_titled.log").read_text()
     segs = split_and_classify(text)
-    assert [(s.start, s.kind) for s in segs] == [(1, None), (6, "lsmcode"), (10, "lscfg"), (25, "fcstat")]
+    assert [(s.start, s.kind) for s in segs] == [(1, None), (6, "lsmcode"), (10, "lscfg"), (25, "fcstat"), (35, "lssea")]
     estate, _ = read_estate(collect([str(FIX / "vios7a_lssea_titled.log")]))
     (host,) = estate.hosts.values()
     assert host.firmware["system_permanent"].value == "MH1060_076" and host.firmware["system"].evidence.line == 6
@@ -63,3 +64,11 @@ def test_titles_inside_one_output_do_not_cut():
     text = ("System Configuration:\n---------------------\nPartition Name : aix1\n"
             "Processor Implementation Mode : POWER9\nNumber Of Logical CPUs : 8\n")
     assert len(split_and_classify(text)) == 1
+
+
+def test_hostname_read_only_behind_its_command():
+    from lparscope.sources import hostname
+    r = hostname.parse("root@x:/ # hostname\naixapp7.example.com\n")
+    assert r.hostname == "aixapp7.example.com" and r.records[0].line == 2 and r.warnings == []
+    assert hostname.detect("aixapp7\n") == 0
+    assert [w.line for w in hostname.parse("# uname -n\naix1\nextra line\n").warnings] == [3]

@@ -50,6 +50,7 @@ EXPECTED = [
     (r"^mpstat -d", "mpstat"),
     (r"^lscfg -v", "lscfg"),
     (r"^lsvpd", "lsvpd"),
+    (r"^lssrad", "lssrad"),
     (r"^ioslevel/oslevel", None),  # mixed pastes: must not fail; kinds vary
     (r"^lssea/lsseasV4", "lssea"),  # the SEA report part; the rest of the file is other commands
 ]

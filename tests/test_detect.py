@@ -5,10 +5,9 @@ mtu_bypass    off     Enable/Disable largesend for virtual Ethernet  True
 mtu           1500    Maximum IP Packet Size for This Device         True
 root@aix1:/ # oslevel -s
 7200-05-06-2320
-root@aix1:/ # lssrad -av
-REF1   SRAD        MEM      CPU
-0
-          0   31806.31      0-15
+root@aix1:/ # svmon -G
+               size       inuse        free         pin     virtual   mmode
+memory      8388608     4194304     4194304     1048576     3145728     Ded
 """
 
 

@@ -195,6 +195,7 @@ def test_aix_collector_under_ksh_gives_the_same_model(tmp_path: Path) -> None:
         assert f"lsattr -El {dev}" in rows
     assert "lsattr -El proc0" not in rows and "lsattr -El L2cache0" not in rows
     assert "entstat -d ent0" in rows and "fcstat fcs0" in rows
+    assert rows["netstat -s"]["status"] == "ok"
     for w in ("lswpar -L", "lswpar -G", "lswpar -D"):  # WPARs exist
         assert w in rows
     assert "amepat" not in " ".join(rows) and "nmon" not in " ".join(rows)
@@ -231,12 +232,14 @@ def test_vios_collector_as_root_gives_the_same_model(tmp_path: Path) -> None:
     assert "entstat -all ent7" not in rows  # only SEAs
     assert rows["lsnports"]["status"] == "timeout"
     assert rows["odmget -q attribute=ha_mode PdAt"]["status"] == "ok"
+    assert rows["vnicstat -b vnicserver0"]["status"] == "ok"  # each vNIC server lsdev lists
     assert "lswpar" not in rows
     with tarfile.open(archive) as tf:
         member = next(n for n in tf.getnames() if n.endswith("_lsmap_all.txt"))
         assert tf.extractfile(member).readline().decode().startswith("padmin@vios1:/home/padmin$ lsmap -all")  # type: ignore[union-attr]
     got = _assert_same_model(archive, "vios1")
     assert got.estate.hosts["vios1"].role == "vios"
+    assert got.estate.hosts["vios1"].vnic_servers["vnicserver0"].record.backing_device == "ent9"
 
 
 @needs_ksh

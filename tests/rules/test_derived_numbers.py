@@ -110,7 +110,8 @@ def test_vios_with_enough_for_its_sea_is_quiet():
 def _nmon_sea(gbit_peak: float) -> SimpleNamespace:
     kbs = gbit_peak * 1e9 / 8 / 1024 / 2
     cols = {"ent8-read-KB/s": np.array([kbs / 4, kbs]), "ent8-write-KB/s": np.array([kbs / 4, kbs])}
-    table = SimpleNamespace(columns=list(cols), column=lambda c: cols[c])
+    times = np.array(["2026-11-25T10:00", "2026-11-25T10:05"], dtype="datetime64[s]")
+    table = SimpleNamespace(columns=list(cols), column=lambda c: cols[c], times=times, lines=[10, 11], name="SEA")
     return SimpleNamespace(tables={"SEA": table})
 
 
@@ -136,3 +137,18 @@ def test_consistency_of_these_estates():
     found = run_rule(max_memory_far_above_online, h) + list(frame_hpt_total(e, Config()))
     assert len(found) == 2 and contradictions(found) == []
     assert isinstance(e, Estate)
+
+
+def test_sea_traffic_and_sea_need_give_one_cpu_figure():
+    """VIOS-SEA-TRAFFIC and VIOS-CPU-BELOW-SEA-NEED read the same 002 cost, threaded as the SEA is."""
+    from lparscope.rules.measured.series import sea_traffic
+
+    h = _sea_vios(ec=0.5, vps=1, ports=1, aggregated=False)
+    for d in list(h.devices.values()):
+        d.description = "2-Port Gigabit Ethernet-SX PCI-Express Adapter"
+    h.nmon = _nmon_sea(1.42)
+    (t,) = run_rule(sea_traffic, h)
+    (n,) = run_rule(vios_cpu_below_sea_need, estate(hosts=[h]))
+    assert "(threaded)" in t.message and "0.87 (two-way) to 1.09 (one-way) POWER5 cores" in t.message
+    assert n.facts[("vios1", "sea_need_ec")] == 0.87
+

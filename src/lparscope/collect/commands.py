@@ -58,6 +58,7 @@ _BASE: list[Step] = [
     _s("fcstat {dev}", each="fcs", padmin=("fcstat", "{dev}")),
     _s("netstat -v", root_only=True),
     _s("netstat -in", root_only=True),
+    _s("netstat -s", root_only=True),
     _s("ifconfig -a", root_only=True),
     _s("vmstat -v", padmin=("vmstat", "-v")),
     _s("vmstat -s", padmin=("vmstat", "-s")),
@@ -92,6 +93,7 @@ VIOS_STEPS: list[Step] = [
     _s("lsnports", runner="runio"),
     _s("entstat -all {dev}", each="sea", runner="runio"),
     _s("seastat -d {dev}", each="sea", runner="runio"),
+    _s("vnicstat -b {dev}", each="vnicserver", root_only=True),
     _s("nmon -f -T -s {nmon_interval} -c {nmon_count} -m {outdir}", when="nmon", root_only=True),
 ]
 
@@ -137,7 +139,8 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
         "lsattr": [r"-El (?:sys0|mem0|\$d)"],
         "entstat": [rf"-d {_DEV}"],
         "fcstat": [_DEV],
-        "netstat": [r"-v", r"-in"],
+        "netstat": [r"-v", r"-in", r"-s"],
+        "vnicstat": [rf"-b {_DEV}"],
         "ifconfig": [r"-a"],
         "vmstat": [r"-v", r"-s", r"-vc", r"-sc"],
         "iostat": [rf"-D {_N} {_N}"],

@@ -23,6 +23,7 @@ SELECTORS: dict[str, tuple[str, str]] = {
     "ent": ("$(devices '^ent[0-9]+$')", "each ent adapter"),
     "fcs": ("$(devices '^fcs[0-9]+$')", "each fcs adapter"),
     "sea": ("$(sea_devices)", "each Shared Ethernet Adapter"),
+    "vnicserver": ("$(devices '^vnicserver[0-9]+$')", "each vNIC server"),
 }
 CONDITIONS: dict[str, tuple[str, str]] = {
     "ame": ("ame_on", "when Active Memory Expansion is on"),

@@ -95,6 +95,8 @@ _DOCS = {  # short keys for documents several catalogue entries rely on
     "ams-mag": ('IBM Systems Magazine: "Improve Memory Utilization With the PowerVM AMS Feature"',
                 "http://archive.ibmsystemsmag.com/aix/administrator/virtualization/ams_powervm/"),
     "griffiths-ame": ('N. Griffiths (IBM): "AIX Active Memory Expansion (AME)"', "https://www.ibm.com/support/pages/aix-active-memory-expansion-ame"),
+    "dpo": ("IBM Power8 documentation: Dynamic Platform Optimizer", "https://www.ibm.com/docs/en/power8?topic=dynamically-dynamic-platform-optimizer"),
+    "aix4admins-dpo": ("aix4admins: DPO (managed systems can become fragmented)", "https://aix4admins.blogspot.com/2015/01/dpo-magaed-systems-can-become.html"),
 }
 
 # rules-catalogue id -> the public documents its entry names (facts; the catalogue is not shipped).
@@ -109,7 +111,7 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "CPU-15": ("powercampus-dedicated",),
     "MEM-02": ("p10-memory",), "MEM-03": ("heyrman", "best-practices", "i5-lpar"), "MEM-04": ("heyrman",),
     "MEM-06": ("lynch-paging", "aix-minfree"), "MEM-07": ("aix-minfree",), "MEM-08": ("pgspace",), "MEM-09": ("lynch-paging", "paging-tips"),
-    "MEM-13": ("aix-vmo",),
+    "MEM-05": ("dpo", "aix4admins-dpo"), "MEM-13": ("aix-vmo",),
     "AMS-01": ("ams-mag", "sg248079"), "AMS-02": ("p750",),
     "AME-02": ("ame-perf", "p750"), "AME-03": ("ame-doc",), "AME-05": ("griffiths-ame",),
     "NET-01": ("aix-isno",), "NET-02": ("aix-no", "plso"), "NET-03": ("aix43-udp", "aix-no"), "NET-04": ("aix-no", "sea-stats"),

@@ -373,7 +373,7 @@ def network_errors(times: np.ndarray, errors: Mapping[str, np.ndarray]) -> list[
 
 
 def sea_traffic(times: np.ndarray, read_kbs: np.ndarray, write_kbs: np.ndarray, *,
-                is_vios: bool, subject: str | None = None) -> SeaTraffic | None:
+                is_vios: bool, subject: str | None = None, threaded: bool = False) -> SeaTraffic | None:
     """Gbit/s carried by a SEA on a VIOS, with the 002 rule-of-thumb CPU at its peak.
 
     ``read_kbs``/``write_kbs`` are KB/s (1024 bytes, as nmon SEA and NET report them). Returns
@@ -394,7 +394,7 @@ def sea_traffic(times: np.ndarray, read_kbs: np.ndarray, write_kbs: np.ndarray, 
     return SeaTraffic(
         subject=subject, n_samples=int(ok.sum()), mean_gbit=float(gbit[ok].mean()),
         peak_gbit=peak, p95_gbit=float(np.percentile(gbit[ok], 95)), peak_index=peak_index,
-        cpu_estimate_simplex=sea_cpu_for_traffic(peak * 1000, duplex=False, threaded=False),
-        cpu_estimate_duplex=sea_cpu_for_traffic(peak * 1000, duplex=True, threaded=False),
+        cpu_estimate_simplex=sea_cpu_for_traffic(peak * 1000, duplex=False, threaded=threaded),
+        cpu_estimate_duplex=sea_cpu_for_traffic(peak * 1000, duplex=True, threaded=threaded),
         indexes=tuple(int(i) for i in np.flatnonzero(ok & (gbit > 0))[:INDEX_LIMIT]),
     )

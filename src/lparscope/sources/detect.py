@@ -132,7 +132,8 @@ def _cut_titles(lines: list[str], lo: int, hi: int, registry: dict[str, ModuleTy
     """[lo, hi) cut at title lines, as (start, end) ranges without the titles that cut.
 
     A title cuts only where the piece's own parser could not read what follows it (a warning
-    there, or no kind for the whole piece) and what follows is clearly another kind: titles
+    there, no record from there, or no kind for the whole piece) and what follows is clearly
+    another kind: titles
     inside one command's output ("General Statistics:") never cut. A title on the piece's last
     line heads the next piece and is left out.
     """
@@ -152,9 +153,13 @@ def _cut_titles(lines: list[str], lo: int, hi: int, registry: dict[str, ModuleTy
     whole = "\n".join(lines[lo:hi])
     kind0, score0 = _best(whole, registry)
     warned: list[int] | None = None
+    read: list[int] | None = None  # lines the piece's own records come from (None: its records carry none)
     if kind0 is not None and score0 >= MIN_SCORE:
         try:
-            warned = [lo + w.line - 1 for w in registry[kind0].parse(whole).warnings]
+            parsed = registry[kind0].parse(whole)
+            warned = [lo + w.line - 1 for w in parsed.warnings]
+            lines_of = [r.line for r in parsed.records if isinstance(getattr(r, "line", None), int)]
+            read = [lo + n - 1 for n in lines_of] if lines_of else None
         except Exception:  # a parser bug is reported when the piece is parsed for real
             warned = []
     else:
@@ -162,7 +167,8 @@ def _cut_titles(lines: list[str], lo: int, hi: int, registry: dict[str, ModuleTy
     cuts = []
     for j, t in enumerate(titles):
         end = titles[j + 1] if j + 1 < len(titles) else hi
-        if warned is not None and not any(t < w < end for w in warned):
+        unread = read is not None and not any(t < n < end for n in read)  # nothing read after this title
+        if warned is not None and not unread and not any(t < w < end for w in warned):
             continue
         kind, score = _best("\n".join(lines[t + 1:end]), registry)
         if kind is not None and score >= TITLE_SCORE and kind != kind0:

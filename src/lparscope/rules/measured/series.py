@@ -151,13 +151,16 @@ def sea_traffic(host: Host, cfg: Config) -> Iterator[Finding]:
         r, w = _col(t, f"{sea}-read-KB/s"), _col(t, f"{sea}-write-KB/s")
         if r is None or w is None:
             continue
-        tr = sc.sea_traffic(t.times, r, w, is_vios=True, subject=sea)
+        dev = host.devices.get(sea)
+        threaded = (dev.attr("thread") or "1").strip() != "0" if dev is not None else True  # as sizing/vios.py reads it
+        tr = sc.sea_traffic(t.times, r, w, is_vios=True, subject=sea, threaded=threaded)
         if tr is None or tr.peak_gbit < 0.1:
             continue
         ec = host.partition.entitled_capacity if host.partition else None
         yield finding(sea_traffic, host, sea,
                       f"{host.name} {sea}: mean {tr.mean_gbit:.2f} Gbit/s, P95 {tr.p95_gbit:.2f}, peak {tr.peak_gbit:.2f}; "
-                      f"by 002 that is about {tr.cpu_estimate_simplex:.1f}-{tr.cpu_estimate_duplex:.1f} POWER5 cores at peak"
+                      f"by 002 ({'threaded' if threaded else 'not threaded'}) that is about "
+                      f"{tr.cpu_estimate_duplex:.2f} (two-way) to {tr.cpu_estimate_simplex:.2f} (one-way) POWER5 cores at peak"
                       + (f" against EC {ec}." if ec else "."),
                       evidence=_rows(host, t, [tr.peak_index]),
                       fix=Commands(padmin=[f"seastat -d {sea}   # per-client traffic (enable accounting first)"]),

@@ -1,0 +1,56 @@
+"""The host's own name: ``hostname``, ``hostname -s``, ``uname -n``.
+
+Collection logs often start with it (``==== hostname ====`` then the name), which names the
+host of every output in the file when no prompt does.
+
+Input::
+
+    # hostname
+    aixapp7.example.com
+
+Output: one :class:`HostName`, and ``Parsed.hostname`` (the pipeline shortens it to ``aixapp7``)::
+
+    HostName(name="aixapp7.example.com", line=2)
+
+Only read behind its command line (a prompt or a banner): a lone word is never taken for a host name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .base import Parsed, command_matches, is_bare_prompt, output_head, preamble
+
+KIND = "hostname"
+TITLE = "hostname / uname -n"
+COMMANDS = [r"^hostname(?:\s+-s)?\s*$", r"^uname\s+-n\s*$"]
+STARTS = None
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$")
+
+
+@dataclass
+class HostName:
+    name: str
+    line: int
+
+
+def detect(text: str) -> int:
+    prompt, _ = output_head(text, 5)
+    return 95 if command_matches(prompt, COMMANDS) else 0
+
+
+def parse(text: str) -> Parsed:
+    out = Parsed(kind=KIND)
+    pre = preamble(text)
+    for idx in range(pre.body, len(pre.lines)):
+        s = pre.lines[idx].strip()
+        if not s or is_bare_prompt(s):
+            continue
+        if out.records or not _NAME.match(s):
+            out.warn(idx + 1, f"not a host name: {s[:60]!r}")
+            continue
+        out.records.append(HostName(s, idx + 1))
+        out.hostname = s
+    return out
