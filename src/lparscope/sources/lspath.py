@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..numbers import whole
 from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_int
 
 KIND = "lspath"
@@ -33,7 +34,7 @@ STARTS = re.compile(r"^\s*name\s+path_id\s+status\s+path_status\s+parent\s+conne
 _STATUS = "Enabled|Disabled|Failed|Defined|Missing|Detected|Available|Unknown"
 _ROW = re.compile(rf"^\s*(?P<status>{_STATUS})\s+(?P<disk>[A-Za-z][\w]*\d+)\s+(?P<parent>[A-Za-z][\w]*\d+)(?:\s+(?P<conn>\S+))?\s*$")
 _MPIO_ROW = re.compile(
-    rf"^\s*(?P<disk>[A-Za-z][\w]*\d+)\s+(?P<pid>\d+)\s+(?P<status>{_STATUS})\s+(?P<pstat>\S+)\s+(?P<parent>[A-Za-z][\w]*\d+)(?:\s+(?P<conn>\S+))?\s*$")
+    rf"^\s*(?P<disk>[A-Za-z]\w*\d)\s+(?P<pid>\d+)\s+(?P<status>{_STATUS})\s+(?P<pstat>\S+)\s+(?P<parent>[A-Za-z]\w*\d)(?:\s+(?P<conn>\S+))?\s*$")
 _FIELDS = {"status", "name", "parent", "connection", "path_id", "path_status"}
 
 
@@ -93,7 +94,7 @@ def parse(text: str) -> Parsed:
         m = _MPIO_ROW.match(s)
         if m:
             out.records.append(DiskPath(m.group("disk"), m.group("status"), m.group("parent"), m.group("conn"),
-                                        int(m.group("pid")), m.group("pstat"), lineno))
+                                        whole(m.group("pid")), m.group("pstat"), lineno))
             continue
         m = _ROW.match(s)
         if m:
