@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -83,7 +84,7 @@ def parse_attrs(record: str) -> dict[str, str] | None:
     for f in split_fields(record):
         key, eq, value = f.partition("=")
         if eq and _KEY_RE.match(key.strip()):
-            last = _key(key.strip())
+            last = sys.intern(key.strip())
             out[last] = value.strip("\n").strip()
         elif last is not None and f:
             out[last] += "," + f  # an unquoted comma inside a value
@@ -93,36 +94,25 @@ def parse_attrs(record: str) -> dict[str, str] | None:
 
 
 _FIELD_NAME_RE = re.compile(r'(?:^|,)\s*(?:"\s*)?([A-Za-z_][\w.]*)=')
-_KEYS: dict[str, str] = {}
-
-
-def _key(name: str) -> str:
-    """One string object per attribute name: a large lslparutil listing repeats the same few dozen
-    names on every line, and each record keeps two dicts keyed by them."""
-    if len(_KEYS) > 100_000:  # names are few; a hostile input must not grow this without bound
-        _KEYS.clear()
-    return _KEYS.setdefault(name, name)
-
-
-_VALUES: dict[str, str] = {}
 
 
 def shared_value(value: str) -> str:
     """One string object per short text value kept in many records (states, modes, pool names, times)."""
-    if len(value) > 40:
-        return value
-    if len(_VALUES) > 100_000:
-        _VALUES.clear()
-    return _VALUES.setdefault(value, value)
+    return sys.intern(value) if len(value) <= 40 else value
 
 
 def field_lines(record: str, first_line: int) -> dict[str, int]:
-    """1-based line of each attribute of a (possibly multi-line) record."""
+    """1-based line of each attribute of a (possibly multi-line) record.
+
+    Attribute names are interned: a large lslparutil listing repeats the same few dozen names on
+    every line, and each record keeps two dicts keyed by them."""
+    if "\n" not in record:  # one line: every attribute on it (one number object, not one per attribute)
+        return dict.fromkeys(map(sys.intern, _FIELD_NAME_RE.findall(record)), first_line)
     out: dict[str, int] = {}
-    for n, part in enumerate(record.split("\n") if "\n" in record else (record,)):
-        line = first_line + n  # one number object per line, not one per attribute
-        for m in _FIELD_NAME_RE.finditer(part):
-            out.setdefault(_key(m.group(1)), line)
+    for n, part in enumerate(record.split("\n")):
+        line = first_line + n
+        for name in _FIELD_NAME_RE.findall(part):
+            out.setdefault(sys.intern(name), line)
     return out
 
 

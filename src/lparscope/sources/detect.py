@@ -54,11 +54,22 @@ def _cut_long_lines(lines: list[str]) -> dict[int, str]:
     return notes
 
 
+# command -> (the registry asked, its size, the kinds): an estate types the same commands on every host
+_KINDS_SEEN: dict[str, tuple[dict[str, ModuleType], int, tuple[str, ...]]] = {}
+
+
 def _kinds_for_command(command: str, registry: dict[str, ModuleType]) -> list[str]:
+    seen = _KINDS_SEEN.get(command)
+    if seen is not None and seen[0] is registry and seen[1] == len(registry):
+        return list(seen[2])
     # "/usr/sbin/lsattr -El sys0" (a full path, as classic nmon's BBBP lines have it) is "lsattr -El sys0"
     head, sep, rest = command.partition(" ")
-    command = head.rsplit("/", 1)[-1] + sep + rest
-    return [k for k, mod in registry.items() if any(re.search(p, command) for p in getattr(mod, "COMMANDS", []))]
+    bare = head.rsplit("/", 1)[-1] + sep + rest
+    kinds = [k for k, mod in registry.items() if any(re.search(p, bare) for p in getattr(mod, "COMMANDS", []))]
+    if len(_KINDS_SEEN) > 10_000:  # bounded: every prompt of a large paste may differ
+        _KINDS_SEEN.clear()
+    _KINDS_SEEN[command] = (registry, len(registry), tuple(kinds))
+    return kinds
 
 
 def _starts(registry: dict[str, ModuleType]) -> list[tuple[str, re.Pattern[str]]]:
