@@ -162,7 +162,8 @@ def _forms(changes: list[ProposedChange]) -> Commands:
             root = f"chdev -l {c.object} " + " ".join(f"-a {a}={v}" for a, v in attrs) + (" -P" if perm else "")
             if c.method == "device-cycle":
                 ifc = re.sub(r"^ent(\d+)$", r"en\1", c.object)
-                out.root += [f"chdev -l {ifc} -a state=detach", root, f"chdev -l {ifc} -a state=up"]
+                out.root += [f"chdev -l {ifc} -a state=down", f"chdev -l {ifc} -a state=detach", root,
+                             f"chdev -l {ifc} -a state=up"]  # 000 Example 3-33
             else:
                 out.root.append(root)
             if c.vios:
