@@ -243,6 +243,9 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
             if is_nmon(inner[:16]) and gzip_size(io.BytesIO(data), cap, budget) is None:
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
                 return
+            if is_nmon(inner[:16]):  # the nmon reader expands it to a temporary file, piece by piece
+                yield InputFile(display, "", folder, nmon=data)
+                return
             expanded = _gunzip(data, cap, budget)
             if expanded is None:
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
@@ -310,7 +313,7 @@ def _read_path(path: Path, display: str, folder: str, limits: Limits, budget: _B
     if head[:2] == b"\x1f\x8b":
         with open(path, "rb") as fh:
             inner = _gzip_head(fh.read(64 * 1024))
-        if is_nmon(inner[:16]):  # the nmon reader expands it in memory: count it first
+        if is_nmon(inner[:16]):  # count what it expands to first (the nmon reader expands it to a temporary file)
             with open(path, "rb") as fh:
                 if gzip_size(fh, limits.max_nmon_bytes, budget) is None:  # type: ignore[arg-type]
                     yield InputProblem(display, f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read")

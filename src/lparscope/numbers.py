@@ -69,6 +69,18 @@ def finite_int(value: Any, limit: float = LIMIT) -> int | None:
     return None if x is None else int(round(x))
 
 
+_WHOLE_RE = re.compile(r"[-+]?\d{1,%d}" % _MAX_DIGITS)
+
+
+def whole(text: str | None) -> int | None:
+    """An exact whole number from a digit string of at most 40 digits (a 64-bit counter has 20),
+    else None: a longer run is damage, and ``int()`` refuses more than 4,300 digits anyway."""
+    if text is None:
+        return None
+    t = text.strip()
+    return int(t) if _WHOLE_RE.fullmatch(t) else None
+
+
 def safe_int(x: float | int | None) -> int | None:
     """``int(round(x))`` for a computed value, None instead of OverflowError / ValueError."""
     if x is None or (isinstance(x, float) and not math.isfinite(x)):

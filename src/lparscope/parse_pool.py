@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .inputs import InputFile, InputProblem
-from .pipeline_guard import describe
+from .pipeline_guard import TimeBudgetExceeded, describe, file_seconds, time_budget
 from .sources import parsers
 from .sources.detect import split_and_classify
 from .sources.filenames import classify_with_hint, not_command_output
@@ -46,7 +46,18 @@ class Prepared:
 
 
 def prepare(display: str, text: str, registry: dict | None = None) -> Prepared:
-    """Cut one file into command outputs and parse each (no estate involved)."""
+    """Cut one file into command outputs and parse each (no estate involved), within the per-file
+    time budget (``pipeline_guard.file_seconds``): a file that takes longer is reported and not read."""
+    seconds = file_seconds()
+    try:
+        with time_budget(seconds):
+            return _prepare(display, text, registry)
+    except TimeBudgetExceeded:
+        return Prepared(skip=f"not read: cutting and parsing it took longer than the per-file budget of {seconds:g} s "
+                             f"(LPARSCOPE_FILE_SECONDS)")
+
+
+def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
     registry = registry if registry is not None else _registry()
     why_not = not_command_output(display, text)
     if why_not:  # documents, scripts, images: reported, never a host

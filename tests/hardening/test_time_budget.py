@@ -101,3 +101,25 @@ def test_prompts_still_recognised() -> None:
     assert base.is_bare_prompt("padmin@vios1:/home/padmin$")
     assert base.is_bare_prompt("  $ ")
     assert not base.is_bare_prompt("a b #")
+
+
+def test_a_parser_that_never_ends_costs_one_input_not_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A parser stuck in a loop (a bug no fixture shows yet) is cut off by the per-file budget."""
+    from lparscope import parse_pool
+    from lparscope.sources import lsps
+
+    def stuck(text: str):  # type: ignore[no-untyped-def]
+        while True:
+            pass
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "lsps.txt").write_text("# lsps -a\nPage Space  Physical Volume  Volume Group  Size  %Used  Active  Auto  Type  Chksum\n"
+                                             "hd6  hdisk0  rootvg  512MB  3  yes  yes  lv  0\n")
+    (tmp_path / "a" / "oslevel.txt").write_text("# oslevel -s\n7200-05-06-2320\n")
+    monkeypatch.setenv("LPARSCOPE_FILE_SECONDS", "1")
+    monkeypatch.setattr(lsps, "parse", stuck)
+    monkeypatch.setattr(parse_pool, "_REGISTRY", None)
+    (estate, _texts), _seconds = timed(lambda: read_estate(collect([str(tmp_path)]), workers=1), 30.0)
+    status = {i.path.split("/")[-1]: i for i in estate.inputs}
+    assert "per-file budget of 1 s" in status["lsps.txt"].reason, status["lsps.txt"]
+    assert status["oslevel.txt"].status == "parsed"

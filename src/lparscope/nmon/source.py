@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import gzip
+import io
 import os
 import re
+import tempfile
+import weakref
 import zlib
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 CHUNK = 12 << 20  # bytes per chunk (at most: a small file gets a buffer of its own size)
 
@@ -33,13 +35,21 @@ class Source:
         self.data: bytes | None = None
         if isinstance(source, (bytes, bytearray, memoryview)):
             data = bytes(source)
-            self.data = gunzip(data, warn) if data[:2] == b"\x1f\x8b" else data
+            if data[:2] == b"\x1f\x8b":
+                self.path = expand_to_temp(io.BytesIO(data), warn)
+                weakref.finalize(self, _remove, self.path)
+            else:
+                self.data = data
         else:
             path = Path(source)
             with open(path, "rb") as fh:
                 magic = fh.read(2)
             if magic == b"\x1f\x8b":
-                self.data = gunzip(path.read_bytes(), warn)
+                # expanded to a temporary file in pieces, then read like a plain file: memory stays
+                # bounded by the chunk size whatever the recording expands to (the input is untouched)
+                with open(path, "rb") as fh:
+                    self.path = expand_to_temp(fh, warn)
+                weakref.finalize(self, _remove, self.path)
             else:
                 self.path = path
         self.size = len(self.data) if self.data is not None else self.path.stat().st_size  # type: ignore[union-attr]
@@ -85,17 +95,49 @@ class Source:
                 yield memoryview(buf)[: cut + 1], False, buf.find(b"\r", 0, cut + 1) >= 0
 
 
-def gunzip(data: bytes, warn: list[tuple[int, str]]) -> bytes:
+PIECE = 4 << 20  # compressed bytes read at a time when expanding a .nmon.gz
+
+
+def _remove(path: Path) -> None:
     try:
-        return gzip.decompress(data)
-    except (OSError, EOFError, zlib.error):
-        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            out = d.decompress(data)
-        except zlib.error:
-            out = b""
-        warn.append((0, "gzip stream is damaged or truncated: read what could be decompressed"))
-        return out
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def expand_to_temp(fh: BinaryIO, warn: list[tuple[int, str]]) -> Path:
+    """Expand a gzip stream (every member) into a temporary file, piece by piece; damage ends the
+    expansion with a warning, and what was expanded before it is read."""
+    out = tempfile.NamedTemporaryFile(prefix="lparscope-nmon-", suffix=".nmon", delete=False)
+    path = Path(out.name)
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    fed = False  # the current member has received bytes
+    try:
+        with out:
+            while True:
+                piece = fh.read(PIECE)
+                if not piece:
+                    if fed and not d.eof:
+                        warn.append((0, "gzip stream is truncated: read what could be decompressed"))
+                    return path
+                while piece:
+                    fed = True
+                    try:
+                        out.write(d.decompress(piece, PIECE))
+                        while d.unconsumed_tail:  # at most PIECE bytes out per call
+                            out.write(d.decompress(d.unconsumed_tail, PIECE))
+                    except zlib.error:
+                        warn.append((0, "gzip stream is damaged: read what could be decompressed"))
+                        return path
+                    if not d.eof:
+                        break
+                    piece = d.unused_data  # another member may follow
+                    d, fed = zlib.decompressobj(16 + zlib.MAX_WBITS), False
+                    if piece and piece[:2] != b"\x1f\x8b":
+                        return path  # trailing bytes that are not gzip: ignored
+    except BaseException:
+        _remove(path)
+        raise
 
 
 _MALLOC_TAMED = False

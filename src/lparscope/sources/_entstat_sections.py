@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..numbers import whole
 from .base import to_int
 
 # --- the SEA summary block (re-exported by entstat) ---------------------------------------
@@ -183,7 +184,10 @@ def read_pairs(line: str) -> tuple[list[tuple[str, int, int]], str]:
         v = _NUMBER_RE.match(line, _BLANKS_RE.match(line, after).end())  # type: ignore[union-attr]
         if v is None or (v.end() < len(line) and not line[v.end()].isspace()):
             break
-        pairs.append((line[start:end], int(v.group()), start))
+        n = whole(v.group())
+        if n is None:  # a run of digits no counter holds: the pair is not read
+            break
+        pairs.append((line[start:end], n, start))
         pos = v.end()
     return pairs, line[pos:].strip()
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
+
 STAR_RE = re.compile(r"^\*(?P<kw>[A-Z0-9]{2,5})(?:\s(?P<value>.*?))?\s*$")
 BLOCK_SEPARATOR = re.compile(r"^\?+$")  # the value of "*FC ????????" between blocks
 
@@ -151,7 +153,7 @@ def summarise(blocks: list[tuple[str, dict[str, str], dict[str, int], int]]) -> 
         elif t.startswith("memory dimm"):
             out.memory_dimms += 1
             raw = fields.get("size", "")
-            sizes.append(int(raw) if raw.isdigit() else None)
+            sizes.append(whole(raw))
         elif re.search(r"\bproc\b|processor", t):
             out.processor_cards += 1
     if sizes and all(s is not None for s in sizes):

@@ -46,6 +46,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import preamble, Parsed, leading_prompt, split_lines, to_float, to_int
 
 KIND = "amepat"
@@ -206,7 +207,10 @@ def _mb(value: str | None, unit: str | None = None) -> float | None:
 def _seconds(text: str) -> int | None:
     total, found = 0, False
     for num, unit in re.findall(r"(?<!\d)(\d+)\s*(hr|hour|min|sec)", text, re.I):
-        total += int(num) * {"hr": 3600, "hour": 3600, "min": 60, "sec": 1}[unit.lower()]
+        n = whole(num)
+        if n is None:
+            continue
+        total += n * {"hr": 3600, "hour": 3600, "min": 60, "sec": 1}[unit.lower()]
         found = True
     return total if found else None
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head
 
 KIND = "errpt"
@@ -159,7 +160,7 @@ def parse(text: str) -> Parsed:
             name = _STANZA_FIELDS[fm.group("key")]
             value: object = fm.group("value")
             if name == "sequence":
-                value = int(fm.group("value")) if fm.group("value").isdigit() else None
+                value = whole(fm.group("value"))
             setattr(entry, name, value)
             entry.lines[name] = lineno
             continue

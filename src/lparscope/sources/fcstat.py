@@ -50,6 +50,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import preamble, Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, to_int
 
 KIND = "fcstat"
@@ -185,8 +186,12 @@ def parse(text: str) -> Parsed:
         t = _TXRX_RE.match(line)
         if t:
             key = t.group("key").lower()
-            rec.counters[f"tx_{key}"] = int(t.group("tx"))
-            rec.counters[f"rx_{key}"] = int(t.group("rx"))
+            tx, rx = whole(t.group("tx")), whole(t.group("rx"))
+            if tx is None or rx is None:
+                out.warn(lineno, f"{key} counters are not numbers of at most 40 digits: not read")
+                continue
+            rec.counters[f"tx_{key}"] = tx
+            rec.counters[f"rx_{key}"] = rx
             rec.lines[f"tx_{key}"] = rec.lines[f"rx_{key}"] = lineno
             continue
         kv = _KV_RE.match(line)

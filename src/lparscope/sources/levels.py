@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..numbers import whole
 from .base import preamble, Parsed, is_bare_prompt, leading_prompt, parse_prompt, split_lines, strip_ansi
 
 KIND = "oslevel"
@@ -63,7 +64,7 @@ def _shape(value: str) -> str | None:
         return "oslevel -r"
     m = _DOTTED.match(value)
     if m:
-        return "ioslevel" if 1 <= int(m.group(1)) <= 4 else "oslevel"
+        return "ioslevel" if 1 <= (whole(m.group(1)) or 0) <= 4 else "oslevel"
     return None
 
 
@@ -95,7 +96,10 @@ def _level(value: str, lineno: int, form: str) -> Level:
         return rec
     m = _DOTTED.match(value)
     if m:
-        rec.parts = tuple(int(g) for g in m.groups())
+        parts = tuple(whole(g) for g in m.groups())
+        if any(x is None for x in parts):  # a level part of over 40 digits is damage: no level
+            return rec
+        rec.parts = parts  # type: ignore[assignment]
         rec.release = f"{m.group(1)}.{m.group(2)}"
     return rec
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_float
 from .lparstat_stats import _CONFIG_RE, _config
 
@@ -87,9 +88,13 @@ def parse(text: str) -> Parsed:
             continue
         rm = _ROW.match(s)
         if rm:
+            calls, avg, mx = whole(rm.group("calls")), whole(rm.group("avg")), whole(rm.group("max"))
+            if calls is None or avg is None or mx is None:
+                out.warn(lineno, f"hypervisor call row {rm.group('name')!r} holds a number of over 40 digits: not read")
+                continue
             out.records.append(HypervisorCall(
-                rm.group("name"), int(rm.group("calls")), to_float(rm.group("tot")), to_float(rm.group("hyp")),
-                int(rm.group("avg")), int(rm.group("max")), max(report, 1), lineno, {"calls": lineno}))
+                rm.group("name"), calls, to_float(rm.group("tot")), to_float(rm.group("hyp")),
+                avg, mx, max(report, 1), lineno, {"calls": lineno}))
             continue
         out.warn(lineno, f"not a hypervisor call row: {s[:60]!r}")
     return out

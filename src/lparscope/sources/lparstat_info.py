@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "lparstat-i"
@@ -175,7 +176,7 @@ def _derive(info: LparInfo) -> None:
         info.shared = t.startswith("shared")
         info.smt_enabled = "smt" in t
         m = re.search(r"smt-?(\d+)", t)
-        info.smt_threads = int(m.group(1)) if m else None
+        info.smt_threads = whole(m.group(1)) if m else None
     if info.mode:
         md = info.mode.strip().lower()
         info.capped = True if md == "capped" else False if md == "uncapped" else None

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..numbers import whole
 from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_int
 
 KIND = "lspath"
@@ -93,7 +94,7 @@ def parse(text: str) -> Parsed:
         m = _MPIO_ROW.match(s)
         if m:
             out.records.append(DiskPath(m.group("disk"), m.group("status"), m.group("parent"), m.group("conn"),
-                                        int(m.group("pid")), m.group("pstat"), lineno))
+                                        whole(m.group("pid")), m.group("pstat"), lineno))
             continue
         m = _ROW.match(s)
         if m:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import (
     preamble,
     Parsed,
@@ -206,7 +207,11 @@ def parse(text: str) -> Parsed:
             isno = _ISNO_RE.findall(line)
             if isno:
                 for key, value in isno:
-                    cur.isno[key] = int(value)
+                    n = whole(value)
+                    if n is None:
+                        out.warn(lineno, f"ISNO {key} is not a number of at most 40 digits: not read")
+                        continue
+                    cur.isno[key] = n
                     cur.lines[key] = lineno
                 continue
             if re.match(r"^\s*(ether|lladdr|media|status|nd6|options)\b", line):

@@ -46,6 +46,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import Parsed, command_matches, output_head, preamble, strip_ansi
 
 KIND = "netstat-s"
@@ -201,13 +202,22 @@ def parse(text: str) -> Parsed:
             desc = c.group("desc")
             extra = _PAREN_NUM_RE.search(desc)
             plain = " ".join(_PAREN_NUM_RE.sub(" ", desc).split())
-            key = sec.add(_key(plain), int(c.group("num")), desc, lineno, parent)
-            if extra is not None:
-                sec.add(f"{key}_{_key(extra.group('unit'))}", int(extra.group("num")), desc, lineno, None)
+            num = whole(c.group("num"))
+            if num is None:
+                out.warn(lineno, f"counter of over 40 digits not read: {plain[:60]!r}")
+                continue
+            key = sec.add(_key(plain), num, desc, lineno, parent)
+            more = whole(extra.group("num")) if extra is not None else None
+            if extra is not None and more is not None:
+                sec.add(f"{key}_{_key(extra.group('unit'))}", more, desc, lineno, None)
             sec.stack.append((indent, key))
         elif (h := _HISTOGRAM_RE.match(line)) is not None:
             prefix = f"{parent}." if parent else ""
-            sec.add(prefix + _key(h.group("desc")), int(h.group("num")), line, lineno, None)
+            num = whole(h.group("num"))
+            if num is None:
+                out.warn(lineno, "histogram count of over 40 digits not read")
+                continue
+            sec.add(prefix + _key(h.group("desc")), num, line, lineno, None)
         elif (g := _HEADING_RE.match(line)) is not None and indent > 0:
             sec.stack.append((indent, _key(g.group("desc"))))
         else:

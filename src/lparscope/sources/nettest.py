@@ -51,6 +51,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import preamble, Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_float
 
 KIND = "nettest"
@@ -185,7 +186,7 @@ class _Iperf:
     def flush(self) -> None:
         if not self.streams and self.sum is None:
             return
-        rows = [self.streams[k] for k in sorted(self.streams, key=lambda k: int(k))]
+        rows = [self.streams[k] for k in sorted(self.streams, key=lambda k: (len(k), k))]
         total = self.sum if self.sum is not None else None
         if total is None and rows:
             total = (max(r[0] for r in rows), sum(r[1] for r in rows), sum(r[2] for r in rows), rows[-1][3])
@@ -268,7 +269,9 @@ def parse(text: str) -> Parsed:
             continue
         m = _FTP.match(s)
         if m:
-            nbytes, secs = int(m.group("bytes")), to_float(m.group("sec"))
+            nbytes, secs = whole(m.group("bytes")), to_float(m.group("sec"))
+            if nbytes is None:
+                continue
             bps = nbytes * 8 / secs if secs else None
             role = "sender" if m.group("dir").lower() == "sent" else "receiver"
             out.records.append(ThroughputTest("ftp", role, ftp_peer, streams=1, seconds=secs, bytes=nbytes,
@@ -321,7 +324,10 @@ def parse(text: str) -> Parsed:
         m = _PING_COUNTS.match(s)
         if m:
             ping = ping or LatencyTest("ping", line=lineno)
-            ping.sent, ping.received = int(m.group("sent")), int(m.group("recv"))
+            ping.sent, ping.received = whole(m.group("sent")), whole(m.group("recv"))
+            if ping.sent is None or ping.received is None:
+                ping.sent = ping.received = None
+                continue
             ping.loss_pct = to_float(m.group("loss")) if m.group("loss") else (
                 100.0 * (ping.sent - ping.received) / ping.sent if ping.sent else None)
             ping.line, ping.lines["counts"] = lineno, lineno

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_float, to_int
 
 KIND = "prtconf"
@@ -162,8 +163,11 @@ def parse(text: str) -> Parsed:
                 continue
             pm = _PV_ROW.match(s)
             if pm:
-                out.records.append(VolumeGroupDisk(vg, pm.group("pv"), pm.group("state"), int(pm.group("total")),
-                                                   int(pm.group("free")), vg_active, lineno))
+                total, free = whole(pm.group("total")), whole(pm.group("free"))
+                if total is None or free is None:
+                    out.warn(lineno, "physical volume row with a number of over 40 digits: not read")
+                    continue
+                out.records.append(VolumeGroupDisk(vg, pm.group("pv"), pm.group("state"), total, free, vg_active, lineno))
                 continue
             if " " not in s:  # an inactive VG listed by name only
                 vg = s
