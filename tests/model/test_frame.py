@@ -63,8 +63,11 @@ def test_hmc_scanner_sheets():
 def test_corpus_hmc_files_load():
     _, frames = _frames(CORPUS)
     assert "9131-52A-6535CCG" in frames and "AABAS2B" in frames
-    prof = [f for n, f in frames.items() if n.endswith("ziutus_9131-52A_lssyscfg_r_prof.txt)")][0]
+    prof = [f for f in frames.values() if any(p.endswith("ziutus_9131-52A_lssyscfg_r_prof.txt") for p in f.sources)][0]
     assert prof.vios_pairs == [("vios1", "vios2")]
+    # the lpar, proc, memory and profile outputs of that system (collected without -m) are one frame, merged
+    # on their partitions' names and ids (model/frame_merge.py)
+    assert any(p.endswith("ziutus_9131-52A_lshwres_r_proc_level_lpar.txt") for p in prof.sources) and prof.merged
 
 
 def test_hpt_mb():

@@ -259,4 +259,8 @@ def test_plan_does_not_guess_the_frame_of_an_ambiguous_host(tmp_path):
     _host(tmp_path, "dup", oslevel=True)
     est, _ = _estate(tmp_path)
     assert locate(est, "dup", "dup") == (None, None)
-    assert locate(est, "dup", "dup", "frameB")[0].name == "frameB"  # a frame named by the change narrows it
+    assert locate(est, "dup", "dup", by_partition=True) == (None, None)  # two frames have it: not guessed
+    # a frame rule's change names its frame and partition: that one
+    assert locate(est, "dup", "dup", "frameB", by_partition=True)[0].name == "frameB"
+    # a host's change is named only by the host's join, which was not made
+    assert locate(est, "dup", "dup", "frameB") == (None, None)

@@ -104,6 +104,9 @@ class ProposedChange:
     frame: str | None = None  # managed system name, when the rule knows it
     vios: bool = False  # made on a VIOS (pair sequencing, failover check)
     failover: bool = False  # an SEA / EtherChannel change: the partner VIOS must carry the traffic
+    # True: a frame rule named the partition as the HMC shows it (``object`` is a frame partition name);
+    # False: a host's change, named on the HMC only through the host's evidence-backed join (plan/names.py)
+    hmc_partition: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -19,7 +19,9 @@ and returns one :class:`Frame` per managed system, by system name:
 
 Records whose command line did not name the managed system (``-m``) are put on the one system
 named in the HMC data when there is exactly one, on one unnamed frame per HMC host when no system
-is named at all, and otherwise on an unnamed frame per file (so two systems' data do not mix).
+is named at all, and otherwise on an unnamed frame per file (so two systems' data do not mix),
+files merged only on evidence: the same frame serial, or partitions that agree by name and id
+(``model/frame_merge.py``; ``Frame.merged`` says why).
 
 Every value keeps where it was read: ``evidence[attr]`` on frames and partitions.
 """
@@ -255,6 +257,7 @@ class Frame:
     hmc: str | None = None  # the host the HMC data came from
     named: bool = True  # False: no -m / system name in the data
     sources: dict[str, set[str]] = field(default_factory=dict)  # file -> resources read from it
+    merged: list[str] = field(default_factory=list)  # why records of several files are this one frame
     # VIOS-side facts only HMC Scanner gives: SEA attributes, FC port attributes, vSCSI maps
     seas: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "sea", attrs..., "evidence"}
     fc_ports: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "fc", "num_cmd_elems", "max_xfer_size", ...}

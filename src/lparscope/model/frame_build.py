@@ -15,6 +15,7 @@ from .estate import Estate
 from .frame import Frame, SharedPool, opt_str, vios_pairs
 from .frame_hmc import hmc_object, settle_profile
 from .frame_join import join_hosts
+from .frame_merge import UNNAMED, assign_systems
 from .frame_records import FrameSet, HmcItem, hmc_records, record_attrs, record_kind
 from .frame_scanner import scanner_row
 from .frame_scanner_usage import scanner_usage
@@ -40,26 +41,9 @@ class Builder(FrameSet):
     """Runs the readers per record kind in order, then joins partitions to hosts."""
 
     def system_for(self, items: list[HmcItem]) -> dict[int, str]:
-        """Frame name for each HMC item (by id())."""
-        named_by_host: dict[str, set[str]] = {}
-        for it in items:
-            sysname = self._system_of(it.rec)
-            if sysname:
-                named_by_host.setdefault(it.host.name, set()).add(sysname)
-        out: dict[int, str] = {}
-        for it in items:
-            sysname = self._system_of(it.rec)
-            if sysname:
-                out[id(it)] = sysname
-                continue
-            known = named_by_host.get(it.host.name, set())
-            if len(known) == 1:
-                out[id(it)] = next(iter(known))
-            elif not known:
-                out[id(it)] = f"unnamed system ({it.host.name})"
-            else:
-                out[id(it)] = f"unnamed system ({it.src.path})"
-        return out
+        """Frame name for each HMC item (by id()); files merged on evidence (``frame_merge``)."""
+        names, self.merged = assign_systems(items, self._system_of)
+        return names
 
     @staticmethod
     def _system_of(rec: Any) -> str | None:
@@ -78,7 +62,7 @@ class Builder(FrameSet):
         order = {"sys": 0, "lpar": 1, "proc-sys": 2, "mem-sys": 2, "proc-pool": 2, "procpool": 3, "proc-lpar": 4,
                  "mem-lpar": 4, "prof": 5}
         for it in sorted(hmc_items, key=lambda i: order.get(i.rec.resource, 9)):
-            fr = self.frame(names[id(it)], it, named=not names[id(it)].startswith("unnamed system"))
+            fr = self.frame(names[id(it)], it, named=not names[id(it)].startswith(UNNAMED))
             hmc_object(self, fr, it)
         for it in items:
             if record_kind(it.rec) == "ScannerRow":
@@ -87,7 +71,7 @@ class Builder(FrameSet):
             _dedupe(fr)
         for it in items:
             if record_kind(it.rec) == "UtilSample":
-                fr = self.frame(names[id(it)], it, named=not names[id(it)].startswith("unnamed system"))
+                fr = self.frame(names[id(it)], it, named=not names[id(it)].startswith(UNNAMED))
                 keep_sample(fr, it)
         settle_use(self)
         for fr in self.frames.values():
@@ -96,6 +80,9 @@ class Builder(FrameSet):
         scanner_usage(self, [it for it in items if record_kind(it.rec) == "ScannerUsage"], names)
         self.frames = {n: f for n, f in self.frames.items()
                        if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable or f.mem_use}
+        for name, why in self.merged.items():
+            if name in self.frames:
+                self.frames[name].merged = why
         self.estate.joins = join_hosts(self.estate, self.frames)
         for fr in self.frames.values():
             fr.vios_pairs = vios_pairs(self.estate, fr)

@@ -53,6 +53,7 @@ class FrameSet:
         self.estate = estate
         self.frames: dict[str, Frame] = {}
         self.serials: dict[str, str] = {}  # serial -> frame name
+        self.merged: dict[str, list[str]] = {}  # frame name -> why several files' records are that frame
 
     def frame(self, name: str, item: HmcItem | None = None, named: bool = True) -> Frame:
         if name not in self.frames:

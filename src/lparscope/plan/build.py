@@ -47,7 +47,8 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     props, advice = proposals_of(findings)
     for p in props:  # HMC names first, so that host rules and frame rules name a partition the same way
         if p.change.on_hmc:
-            frame, lpar, _profile, _needs, _fp = names(estate, p.change.host, p.change.object, p.change.frame)
+            frame, lpar, _profile, _needs, _fp = names(estate, p.change.host, p.change.object, p.change.frame,
+                                                        by_partition=p.change.hmc_partition)
             p.change.frame, p.change.object = frame or p.change.frame, lpar
         host = estate.hosts.get(p.change.host)
         if host is not None and host.is_vios:
@@ -60,13 +61,13 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
         frame = lpar = profile = fp = None
         needs: list[str] = []
         if ch.on_hmc:
-            frame, lpar, profile, needs, fp = names(estate, ch.host, ch.object, ch.frame)
+            frame, lpar, profile, needs, fp = names(estate, ch.host, ch.object, ch.frame, by_partition=ch.hmc_partition)
             ch.object = lpar
             ch.frame = frame or ch.frame
         pc = PlannedChange(change_id(ch, lpar), ch, reasons, frame, lpar, profile, notes=list(notes), needs=needs)
         if fp is not None:
             pc.profile_value = fp.profile.get(ch.attribute)
-        fps[pc.id] = locate(estate, ch.host, lpar, frame)
+        fps[pc.id] = locate(estate, ch.host, lpar, frame, by_partition=ch.hmc_partition)
         return pc
 
     for m in merged:
@@ -82,7 +83,8 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     def new_change(base: PlannedChange, attribute: str, target: Any, method: str, why: str) -> PlannedChange:
         b = base.change
         ch = ProposedChange("profile" if method == "profile" else "partition", b.object, attribute, None, target,
-                            method, host=b.host, basis="limit", frame=base.frame or b.frame, vios=b.vios)
+                            method, host=b.host, basis="limit", frame=base.frame or b.frame, vios=b.vios,
+                            hmc_partition=b.hmc_partition)
         pc = planned(ch, [Reason("PLAN-LIMIT", b.host, "partition", "", target, "limit", "set", True)], [why])
         return pc
 

@@ -12,9 +12,17 @@ from ..model.estate import Estate
 from ..model.frame import Frame, FramePartition
 
 
-def locate(estate: Estate, host: str, lpar: str | None = None,
-           frame_name: str | None = None) -> tuple[Frame | None, FramePartition | None]:
-    """The frame and frame partition of a host (joined by the frame model), or of a partition name."""
+def locate(estate: Estate, host: str, lpar: str | None = None, frame_name: str | None = None, *,
+           by_partition: bool = False) -> tuple[Frame | None, FramePartition | None]:
+    """The frame and frame partition a change is made to.
+
+    A host's change (``by_partition`` False): only the partition the host was joined to on evidence
+    (``FramePartition.host``, model/frame_join.py); a host whose join was refused, ambiguous or not
+    made has none, even when a partition bears its name. A change a frame rule made about a
+    partition seen through the HMC (``ProposedChange.hmc_partition``): the partition ``lpar`` of
+    the frame the change names, else the one partition of that name in all frames, when no other
+    host is joined to it.
+    """
     frames = list(estate.frames.values())
     if frame_name:
         frames = [f for f in frames if f.name == frame_name] or frames
@@ -22,17 +30,18 @@ def locate(estate: Estate, host: str, lpar: str | None = None,
         for p in fr.partitions.values():
             if p.host == host and host:
                 return fr, p
-    if lpar:
-        named = [fr for fr in frames if lpar in fr.partitions]
+    if lpar and by_partition:
+        named = [fr for fr in frames if lpar in fr.partitions and fr.partitions[lpar].host in (None, host)]
         if len(named) == 1:  # the same name on several frames: ambiguous, not guessed (model/frame_join.py)
             return named[0], named[0].partitions[lpar]
     return None, None
 
 
-def names(estate: Estate, host: str, obj: str, frame_name: str | None = None
+def names(estate: Estate, host: str, obj: str, frame_name: str | None = None, *, by_partition: bool = False
           ) -> tuple[str | None, str, str | None, list[str], Any]:
-    """(managed system, partition name, profile, needs, frame partition) for an HMC change."""
-    fr, fp = locate(estate, host, obj, frame_name)
+    """(managed system, partition name, profile, needs, frame partition) for an HMC change;
+    ``by_partition`` as in :func:`locate`."""
+    fr, fp = locate(estate, host, obj, frame_name, by_partition=by_partition)
     needs: list[str] = []
     frame = fr.name if fr is not None and fr.named else frame_name
     if fp is not None:

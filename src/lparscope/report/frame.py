@@ -191,6 +191,7 @@ def frame_section(estate: Estate) -> list[dict[str, Any]]:
             "wpar_consolidation": _wpar(estate, fr),
             "profile_drift": drift,
             "sources": [{"path": path, "resources": sorted(res)} for path, res in sorted(fr.sources.items())],
+            "merged": list(fr.merged),
         })
     return out
 

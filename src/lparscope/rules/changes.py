@@ -111,13 +111,14 @@ def partition_change(host: Host | str, attribute: str, current: Any, target: Any
                      vios: bool | None = None) -> ProposedChange:
     """A partition setting (HMC attribute name: desired_proc_units, desired_procs, uncap_weight,
     sharing_mode, desired_mem, max_mem, mem_expansion ...), by DLPAR (and the profile) or profile only.
-    ``host`` is the host the finding is about; ``lpar`` / ``frame`` the HMC names when the rule knows them."""
+    ``host`` is the host the finding is about; ``lpar`` / ``frame`` the HMC names when the rule knows them
+    (a frame rule about a partition seen through the HMC: the plan names it by ``lpar``, not by a join)."""
     name = host if isinstance(host, str) else host.name
     if vios is None:
         vios = False if isinstance(host, str) else host.is_vios
     return ProposedChange("profile" if method == "profile" else "partition", lpar or name, attribute, current, target,
                           method, host=name, basis=basis, bound=bound, note=note,
-                          prerequisites=list(prerequisites), frame=frame, vios=vios)
+                          prerequisites=list(prerequisites), frame=frame, vios=vios, hmc_partition=lpar is not None)
 
 
 def device_change(host: Host, device: str, attribute: str, current: Any, target: Any, *,

@@ -39,8 +39,8 @@ STARTS = re.compile(r"^(?:The current (?:permanent|temporary) system firmware im
 _IMAGE = re.compile(r"^The current (?P<side>permanent|temporary) system firmware image is (?P<level>\S+?)\.?\s*$")
 _BOOTED = re.compile(r"^The system is currently booted from the (?P<side>permanent|temporary) firmware image\.?\s*$")
 _LEVEL_IS = re.compile(r"^(?P<what>System Firmware|Service Processor|Platform Firmware)\s+level is\s+(?P<level>\S+?)\.?\s*$", re.I)
-_BANG = re.compile(r"^(?P<dev>[A-Za-z][\w.-]*)!(?P<rest>\S.*?)\s*$")
-_MARKED = re.compile(r"(?P<level>[\w.-]+)\s*\((?P<side>[pt])\)")
+_BANG = re.compile(r"^(?P<dev>[A-Za-z][\w.-]*)!(?P<rest>\S.*)$")  # read on stripped lines (a lazy .*? before \s*$ was quadratic)
+_MARKED = re.compile(r"(?<![\w.-])(?P<level>[\w.-]+)\s*\((?P<side>[pt])\)")  # starts only where a word starts
 
 
 @dataclass

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole
 from .base import Parsed, command_matches, is_bare_prompt, output_head, preamble, to_float, to_int
 
 KIND = "lssrad"
@@ -59,9 +60,9 @@ def cpu_list(text: str) -> list[int] | None:
         m = _RANGE.match(part)
         if not m:
             return None
-        a = int(m.group(1))
-        b = int(m.group(2)) if m.group(2) else a
-        if b < a or b - a > MAX_CPUS or len(out) > MAX_CPUS:
+        a = whole(m.group(1))
+        b = whole(m.group(2)) if m.group(2) else a
+        if a is None or b is None or b < a or b - a > MAX_CPUS or len(out) > MAX_CPUS:
             return None
         out.extend(range(a, b + 1))
     return out
@@ -83,7 +84,8 @@ def parse(text: str) -> Parsed:
             ref1 = to_int(s)
             continue
         parts = s.split(None, 2)
-        if len(parts) < 2 or not parts[0].isdigit() or to_float(parts[1]) is None:
+        srad = whole(parts[0]) if parts else None
+        if len(parts) < 2 or srad is None or to_float(parts[1]) is None:
             out.warn(lineno, f"not an lssrad row: {s[:60]!r}")
             continue
         cpu_text = parts[2].strip() if len(parts) > 2 else ""
@@ -91,6 +93,6 @@ def parse(text: str) -> Parsed:
         if cpus is None:
             out.warn(lineno, f"SRAD {parts[0]}: processor list not read: {cpu_text[:40]!r}")
             cpus = []
-        out.records.append(Srad(ref1, int(parts[0]), to_float(parts[1]), cpus, cpu_text, lineno,
+        out.records.append(Srad(ref1, srad, to_float(parts[1]), cpus, cpu_text, lineno,
                                 {"memory_mb": lineno, "cpus": lineno}))
     return out
