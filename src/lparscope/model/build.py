@@ -9,20 +9,11 @@ segment's first line in its file, minus one) makes them file lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+
 from ..sources.base import Parsed
+from .appliers import APPLIERS as _APPLIERS
+from .appliers import applies as _applies
 from .estate import Device, Estate, Evidence, Host, KernelQueueDepth, Partition, Series, Setting, Sourced
-
-# An applier may return the records it could not attach: (line in the segment, why).
-Applier = Callable[[Host, Parsed, str, int], "list[tuple[int, str]] | None"]
-_APPLIERS: dict[str, Applier] = {}
-
-
-def _applies(kind: str) -> Callable[[Applier], Applier]:
-    def wrap(fn: Applier) -> Applier:
-        _APPLIERS[kind] = fn
-        return fn
-    return wrap
 
 
 def apply(host: Host, kind: str, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]]:

@@ -1,7 +1,7 @@
 """Appliers for system-health outputs: error log, paging spaces, file systems, firmware,
 the prtconf summary and the extra lparstat reports (-H, -m, -E).
 
-Registered with :func:`lparscope.model.build._applies`; imported by ``build`` itself.
+Registered with :func:`lparscope.model.appliers.applies`; imported by ``build`` itself.
 Records are kept whole (as :class:`Sourced`) so rules can cite any field's line.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..sources.base import Parsed
 from ..sources.prtconf import SystemConfig
-from .build import _applies
+from .appliers import applies as _applies
 from .estate import Evidence, Host, Series, Setting, Sourced
 
 

@@ -199,3 +199,20 @@ def command_forms(c: ProposedChange, frame: str | None = None, profile: str | No
     if c.vios:
         out["padmin"].append(chdev_padmin(c.object, {c.attribute: v}, perm))
     return out
+
+
+@dataclass
+class Commands:
+    """The same change in the forms an administrator types it (a finding's fix or rollback)."""
+
+    root: list[str] = field(default_factory=list)  # AIX root shell (also VIOS after oem_setup_env)
+    padmin: list[str] = field(default_factory=list)  # VIOS restricted shell
+    hmc: list[str] = field(default_factory=list)  # HMC CLI (profiles, DLPAR)
+    # the structured changes these commands make (rules/changes.py declares them; not rendered)
+    changes: list[ProposedChange] = field(default_factory=list, repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        return {"root": list(self.root), "padmin": list(self.padmin), "hmc": list(self.hmc)}
+
+    def __bool__(self) -> bool:
+        return bool(self.root or self.padmin or self.hmc)

@@ -18,10 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..model.change import MS, PROFILE, ProposedChange, command_forms, fmt_value
+from ..model.change import MS, PROFILE, Commands, ProposedChange, command_forms, fmt_value
 from ..model.commands import chdev_padmin, chdev_root, lsattr_root  # noqa: F401  (rules import them from here)
 from ..model.estate import Host
-from .engine import Commands
 
 __all__ = ["MS", "PROFILE", "round_up", "dlpar_resize", "weight_change", "dlpar_units", "root_commands",
            "chdev_perm", "partition_change", "device_change", "tunable_change", "propose", "pool_device",
@@ -163,7 +162,8 @@ def _forms(changes: list[ProposedChange]) -> Commands:
             root = f"chdev -l {c.object} " + " ".join(f"-a {a}={v}" for a, v in attrs) + (" -P" if perm else "")
             if c.method == "device-cycle":
                 ifc = re.sub(r"^ent(\d+)$", r"en\1", c.object)
-                out.root += [f"chdev -l {ifc} -a state=detach", root, f"chdev -l {ifc} -a state=up"]
+                out.root += [f"chdev -l {ifc} -a state=down", f"chdev -l {ifc} -a state=detach", root,
+                             f"chdev -l {ifc} -a state=up"]  # 000 Example 3-33
             else:
                 out.root.append(root)
             if c.vios:

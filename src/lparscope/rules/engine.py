@@ -20,30 +20,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model.change import ProposedChange
+from ..model.change import Commands, ProposedChange  # Commands: rules import it from here
 from ..model.estate import Estate, Evidence, Host
 from .config import Config
 from .discovery import import_rule_modules
 
 SEVERITIES = ("critical", "warning", "info")
 DISRUPTIONS = ("reboot", "interface-down", "dlpar", "restart-needed")
-
-
-@dataclass
-class Commands:
-    """The same change in the forms an administrator types it."""
-
-    root: list[str] = field(default_factory=list)  # AIX root shell (also VIOS after oem_setup_env)
-    padmin: list[str] = field(default_factory=list)  # VIOS restricted shell
-    hmc: list[str] = field(default_factory=list)  # HMC CLI (profiles, DLPAR)
-    # the structured changes these commands make (rules/changes.py declares them; not rendered)
-    changes: list[ProposedChange] = field(default_factory=list, repr=False, compare=False)
-
-    def to_dict(self) -> dict[str, list[str]]:
-        return {"root": list(self.root), "padmin": list(self.padmin), "hmc": list(self.hmc)}
-
-    def __bool__(self) -> bool:
-        return bool(self.root or self.padmin or self.hmc)
 
 
 @dataclass

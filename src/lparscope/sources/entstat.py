@@ -51,12 +51,13 @@ spaces (``Packets: 76773314 Packets: 39046671``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from . import _entstat_etherchannel as ecm
 from . import _entstat_sections as sec
 from ._entstat_etherchannel import EtherChannelStats, LacpParty, LacpPortState  # noqa: F401  (re-exported)
+from ._entstat_record import EthernetAdapterStats  # (re-exported: the record of this parser)
 from ._entstat_sections import SeaStats  # noqa: F401  (re-exported record parts)
+from ._entstat_specific import SpecificBlocks
 from .base import preamble, Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_int
 
 KIND = "entstat"
@@ -67,51 +68,8 @@ STARTS = re.compile(r"^\s*(?:ETHERNET|ETHERCHANNEL) STATISTICS \(")
 _HEADER_RE = re.compile(r"^\s*(?P<kind>ETHERNET|ETHERCHANNEL) STATISTICS\s*\((?P<name>[^)\s]*)\)\s*:?\s*$")
 _RULE_RE = re.compile(r"^[\s=-]+$")
 _BARE_PROMPT_RE = re.compile(r"^\s*(?:\S+\s*)?[#$]\s*$")  # "root@aix1:/ #" left at the end
-_BUFFER_HEADER_RE = re.compile(r"^\s*Buffer Type\s+(?P<cols>[A-Za-z]+(?:\s+[A-Za-z]+)+)\s*$")
-_NUMBERS_ROW_RE = re.compile(r"^\s*(?P<label>[A-Za-z][A-Za-z /()+.-]*?)\s+(?P<nums>-?\d+(?:\s+-?\d+)*)\s*$")
-_WORDS_RE = re.compile(r"^\s*[A-Za-z][\w /()&.,+'-]*$")
 _FLAG_WORDS_RE = re.compile(r"^\s*[\w+.-]+(?:\s+[\w+.-]+)*\s*$")
 _DEVICE_IN_CMD = re.compile(r"\b(ent\d+)\b")
-
-
-@dataclass
-class EthernetAdapterStats:
-    """One ``ETHERNET STATISTICS (entN)`` section."""
-
-    name: str | None
-    line: int
-    device_type: str | None = None
-    hardware_address: str | None = None
-    elapsed_seconds: int | None = None
-    adapter_class: str = "unknown"  # physical | virtual | trunk | sea | etherchannel | vlan | unknown
-    parent: str | None = None  # SEA or EtherChannel this section was listed under
-    role: str | None = None  # real | virtual | control (SEA member), member (EtherChannel member)
-    counters: dict[str, int] = field(default_factory=dict)
-    adapter_data_rate: int | None = None  # Mbit/s
-    driver_flags: list[str] = field(default_factory=list)
-    link_status: str | None = None
-    media_speed_selected: str | None = None
-    media_speed_running: str | None = None
-    flow_control: str | None = None  # "Transmit and Receive Flow Control Status"
-    jumbo_frames: str | None = None
-    specific: dict[str, str] = field(default_factory=dict)  # other "Key: value" lines, nested as "A / B"
-    lacp_port: dict[str, str] = field(default_factory=dict)  # IEEE 802.3ad Port Statistics, raw
-    lacp: LacpPortState | None = None  # the same, typed: actor / partner system, key, port, state
-    trunk_adapter: bool | None = None
-    priority: int | None = None
-    active: bool | None = None
-    port_vlan_id: int | None = None
-    vlan_tag_ids: list[int] | None = None
-    switch_id: str | None = None
-    hypervisor_send_failures: int | None = None
-    hypervisor_receive_failures: int | None = None
-    receiver_failures: int | None = None
-    send_errors: int | None = None
-    invalid_vlan_id_packets: int | None = None
-    receive_buffers: dict[str, dict[str, int]] = field(default_factory=dict)  # "tiny" -> {"min_buffers": ..}
-    sea: SeaStats | None = None
-    etherchannel: EtherChannelStats | None = None
-    lines: dict[str, int] = field(default_factory=dict)
 
 
 def detect(text: str) -> int:
@@ -129,7 +87,7 @@ def detect(text: str) -> int:
     return 0
 
 
-class _Reader:
+class _Reader(SpecificBlocks):
     """Line-by-line state machine over the sections of one text."""
 
     def __init__(self, lines: list[str], out: Parsed, device_hint: str | None) -> None:
@@ -301,119 +259,6 @@ class _Reader:
             rec.lines[ckey] = lineno
         elif not self.common(line, lineno):
             self.store(key, value, lineno, 0)
-
-    def is_heading(self, idx: int, line: str) -> bool:
-        if not _WORDS_RE.match(line) and not line.rstrip().endswith(":"):
-            return False
-        for nxt in self.lines[idx + 1: idx + 3]:
-            if nxt.strip():
-                return bool(re.match(r"^\s*-{4,}\s*$", nxt))
-        return False
-
-    # -- adapter-specific blocks --------------------------------------------------------------
-    def read_specific(self, idx: int, line: str, lineno: int) -> None:
-        rec = self.rec
-        assert rec is not None
-        text = line.strip()
-        indent = sec.indent_of(line)
-        if self.vlan_open and (ids := sec.int_list(text)) is not None:
-            rec.vlan_tag_ids = (rec.vlan_tag_ids or []) + ids
-            return
-        self.vlan_open = False
-        if self.read_buffer_table(line, lineno):
-            return
-        pairs = sec.multi_kv(line)
-        if pairs:
-            for key, value in pairs:
-                self.store(key, value, lineno, indent, push=False)
-            return
-        kv = sec.split_kv(line)
-        if kv is not None:
-            key, value = kv
-            nkey = sec.norm(key)
-            if not value and (nkey.endswith("specific statistics") or self.is_heading(idx, line)):
-                self.mode = "lacp_port" if "802.3ad port statistics" in nkey else "specific"
-                self.stack = []
-                return
-            if not self.common(line, lineno):
-                self.store(key, value, lineno, indent)
-            return
-        m = _NUMBERS_ROW_RE.match(line)
-        if m:
-            self.store(m.group("label").strip(), " ".join(m.group("nums").split()), lineno, indent, push=False)
-            return
-        if _WORDS_RE.match(line):
-            if self.is_heading(idx, line):
-                self.stack = []
-            else:  # sub-heading such as "Hypervisor Information", "  Virtual Memory"
-                self.push(indent, text)
-            return
-        if indent == 0:
-            self.out.warn(lineno, f"unreadable adapter statistics line: {text[:60]!r}")
-
-    read_lacp_port = read_specific
-
-    def read_buffer_table(self, line: str, lineno: int) -> bool:
-        rec = self.rec
-        assert rec is not None
-        m = _BUFFER_HEADER_RE.match(line)
-        if m:
-            self.buffer_cols = [c.lower() for c in m.group("cols").split()]
-            for col in self.buffer_cols:
-                rec.receive_buffers.setdefault(col, {})
-            rec.lines["receive_buffers"] = lineno
-            return True
-        if not self.buffer_cols:
-            return False
-        if line.strip() == "History":
-            return True
-        row = _NUMBERS_ROW_RE.match(line)
-        nums = row.group("nums").split() if row else []
-        if not row or len(nums) != len(self.buffer_cols):
-            self.buffer_cols = []
-            return False
-        key = sec.snake(row.group("label"))
-        for col, num in zip(self.buffer_cols, nums):
-            rec.receive_buffers[col][key] = int(num)
-        rec.lines[f"receive_buffers.{key}"] = lineno
-        return True
-
-    def push(self, indent: int, key: str) -> None:
-        while self.stack and self.stack[-1][0] >= indent:
-            self.stack.pop()
-        self.stack.append((indent, key))
-
-    def store(self, key: str, value: str, lineno: int, indent: int, push: bool = True) -> None:
-        """Keep a ``Key: value`` of the adapter-specific area, and fill the typed field it names."""
-        rec = self.rec
-        assert rec is not None
-        while self.stack and self.stack[-1][0] >= indent:
-            self.stack.pop()
-        path = " / ".join([k for _, k in self.stack] + [key])
-        if push:
-            self.stack.append((indent, key))
-        target, prefix = (rec.lacp_port, "lacp_port.") if self.mode == "lacp_port" else (rec.specific, "specific.")
-        target[path] = value
-        rec.lines[prefix + path] = lineno
-        if self.mode == "lacp_port":
-            return
-        nkey = sec.norm(key)
-        if nkey in sec.INT_FIELDS and to_int(value) is not None:
-            setattr(rec, sec.INT_FIELDS[nkey], to_int(value))
-            rec.lines[sec.INT_FIELDS[nkey]] = lineno
-        elif nkey in sec.STR_FIELDS and value and getattr(rec, sec.STR_FIELDS[nkey]) is None:
-            setattr(rec, sec.STR_FIELDS[nkey], value)
-            rec.lines[sec.STR_FIELDS[nkey]] = lineno
-        elif nkey in sec.BOOL_FIELDS and value.lower() in ("true", "false"):
-            setattr(rec, sec.BOOL_FIELDS[nkey], value.lower() == "true")
-            rec.lines[sec.BOOL_FIELDS[nkey]] = lineno
-        elif nkey == "vlan tag ids":
-            ids = sec.int_list(value)
-            rec.vlan_tag_ids = ids if ids is not None else []
-            rec.lines["vlan_tag_ids"] = lineno
-            self.vlan_open = True
-        elif "flow control status" in nkey and rec.flow_control is None:
-            rec.flow_control, rec.lines["flow_control"] = value, lineno
 
     # -- SEA and EtherChannel summaries -----------------------------------------------------
     def owner(self, name: str | None, wanted: str) -> EthernetAdapterStats:

@@ -19,6 +19,7 @@ from typing import Any
 
 from ...model.estate import Device, Estate, Host
 from ...model.frame import Frame, FramePartition
+from ..changes import device_change, propose
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames
@@ -111,9 +112,8 @@ def frame_vscsi_client_vs_backing(estate: Estate, cfg: Config) -> Iterator[Findi
                         bdevs = sorted({m.backing_device for m in cand})
                         shown = hex(back) if attr == "max_transfer" else str(back)
                         now = disk.attr(attr)
-                        fix = Commands(root=[f"chdev -l {disk.name} -a {attr}={shown} -P   # on {ch.name}; applies at the next reboot",
-                                             "# or, with the disk's volume group varied off: chdev without -P"])
-                        undo = Commands(root=[f"chdev -l {disk.name} -a {attr}={now} -P   # on {ch.name}"])
+                        fix, undo = _on_client(ch, disk.name, attr, now, shown, "; applies at the next reboot")
+                        fix.root.append("# or, with the disk's volume group varied off: chdev without -P")
                         yield finding(frame_vscsi_client_vs_backing, ch, f"{disk.name} {attr}",
                                       f"{ch.name} {disk.name} has {attr}={now}; its backing device "
                                       f"{'/'.join(bdevs)} on {vh.name} (client id {cid}) has {shown}.",
@@ -122,6 +122,14 @@ def frame_vscsi_client_vs_backing(estate: Estate, cfg: Config) -> Iterator[Findi
                                       fix=fix, rollback=undo, disruption=["reboot"],
                                       severity=None if mine > back else "info",
                                       values={"current": now, "suggested": shown, "vios": vh.name})
+
+
+def _on_client(host: Host, dev: str, attr: str, now: Any, want: Any, note: str) -> tuple[Commands, Commands]:
+    """The client's device attribute set to the VIOS side's value at the next reboot, and back."""
+    fix, undo = propose(device_change(host, dev, attr, now, want, method="chdev-reboot"))
+    fix.root = [f"{line}   # on {host.name}{note}" for line in fix.root]
+    undo.root = [f"{line}   # on {host.name}" for line in undo.root]
+    return fix, undo
 
 
 def _is_vfc_client(d: Device) -> bool:
@@ -163,10 +171,8 @@ def frame_npiv_client_vs_port(estate: Estate, cfg: Config) -> Iterator[Finding]:
                     if mine is None or theirs is None or mine == theirs:
                         continue
                     now, want = cdev.attr(attr), port.attr(attr)
-                    fix = Commands(root=[f"chdev -l {cdev.name} -a {attr}={want} -P   # on {ch.name}; applies at the next reboot"])
-                    undo = Commands(root=[f"chdev -l {cdev.name} -a {attr}={now} -P   # on {ch.name}"])
-                    if mine < theirs:
-                        fix = Commands(root=[f"chdev -l {cdev.name} -a {attr}={want} -P   # on {ch.name}, if its disks need the deeper queue"])
+                    fix, undo = _on_client(ch, cdev.name, attr, now, want, ", if its disks need the deeper queue"
+                                           if mine < theirs else "; applies at the next reboot")
                     yield finding(frame_npiv_client_vs_port, ch, f"{cdev.name} {attr}",
                                   f"{ch.name} {cdev.name} has {attr}={now}; it is mapped through {vh.name} {m.vfchost} "
                                   f"to port {m.fc_name}, which has {want}.",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Evidence, Host, Sourced
-from ..changes import device_change
+from ..changes import device_change, propose
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 
@@ -78,15 +78,14 @@ def throughput_without_largesend(host: Host, cfg: Config) -> Iterator[Finding]:
         desc = f"{w.tool} to {w.peer or w.peer_address or '?'}: {_gbps(w.per_stream_bps)} per stream"
         if w.streams > 1:
             desc += f" ({w.streams} streams, {_gbps(w.total_bps)} in total)"
+        fix, undo = propose(device_change(host, name, "mtu_bypass", "off", "on", basis="measured"),
+                            fix_notes=[f"# then repeat the test: {w.command or 'iperf -c <peer>'}"], form="root")
         yield finding(throughput_without_largesend, host, name,
                       f"{len(tests)} sending test(s) on {host.name} ran below {_gbps(limit)} per stream, the lowest "
                       f"{desc}, while {name} has no largesend (mtu_bypass off). 001 measured 1 Gb/s without and "
                       f"3.8 Gb/s with largesend for one stream between LPARs.",
                       evidence=ev + [s.ev("total") for s in tests],
-                      fix=Commands(root=[f"chdev -l {name} -a mtu_bypass=on",
-                                         f"# then repeat the test: {w.command or 'iperf -c <peer>'}"]),
-                      rollback=Commands(root=[f"chdev -l {name} -a mtu_bypass=off"]),
-                      changes=[device_change(host, name, "mtu_bypass", "off", "on", basis="measured")],
+                      fix=fix, rollback=undo,
                       values={"current": f"{_gbps(w.per_stream_bps)} per stream, mtu_bypass=off",
                               "suggested": f"mtu_bypass=on; at least {_gbps(limit)} per stream "
                                            f"(001: {cfg.t(EXPECTED_GBPS)} Gb/s)"})

@@ -51,9 +51,6 @@ def lagg_mode(host: Host, cfg: Config) -> Iterator[Finding]:
         yield finding(lagg_mode, host, ec.name,
                       f"EtherChannel {ec.name} on {host.name} uses {old}.{note} The switch ports must be set to LACP too.",
                       evidence=ec.attr_ev("mode", "hash_mode"),
-                      fix=Commands(padmin=[f"chdev -dev {ec.name} -attr {new}"],
-                                   root=[f"chdev -l {ec.name} -a " + " -a ".join(new.split())]),
-                      rollback=Commands(padmin=[f"chdev -dev {ec.name} -attr {old}"], root=[f"chdev -l {ec.name} -a " + " -a ".join(old.split())]),
                       changes=[device_change(host, ec.name, a, o, v, method="chdev-now" if host.is_vios else "device-cycle",
                                              prerequisites=["the switch ports are set to LACP (802.3ad) first"])
                                for a, v, o in wrong],

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Device, Evidence, Host
-from ..changes import device_change
+from ..changes import device_change, propose
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .devices import (
@@ -48,16 +48,8 @@ def sea_offloads(host: Host, cfg: Config) -> Iterator[Finding]:
                       f"SEA {sea.name} on {host.name}: {', '.join(a for a, _, _ in off)} off. "
                       "If Linux clients use this SEA, confirm their support first (001).",
                       evidence=sea.attr_ev(*[a for a, _, _ in off]),
-                      fix=Commands(padmin=[f"chdev -dev {sea.name} -attr {attrs}"], root=[f"chdev -l {sea.name} -a " + " -a ".join(attrs.split())]),
-                      rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr {old}"], root=[f"chdev -l {sea.name} -a " + " -a ".join(old.split())]),
                       changes=[device_change(host, sea.name, a, o, v) for a, v, o in off],
                       values={"current": old, "suggested": attrs})
-
-
-def _chg(host: Host, dev: str, attr: str, value: str, perm: bool = False) -> tuple[str, str]:
-    """(padmin, root) forms of one attribute change."""
-    return (f"chdev -dev {dev} -attr {attr}={value}" + (" -perm" if perm else ""),
-            f"chdev -l {dev} -a {attr}={value}" + (" -P" if perm else ""))
 
 
 @rule(
@@ -75,14 +67,11 @@ def sea_accounting(host: Host, cfg: Config) -> Iterator[Finding]:
     for sea in sorted(host.by_class("sea"), key=lambda d: d.name):
         if switched_on(sea.attr("accounting")) is not False:
             continue
-        on, on_root = _chg(host, sea.name, "accounting", "enabled")
-        off, off_root = _chg(host, sea.name, "accounting", "disabled")
+        fix, undo = propose(device_change(host, sea.name, "accounting", sea.attr("accounting"), "enabled"),
+                            fix_notes=[f"seastat -d {sea.name}   # per-client statistics from now on"], form="padmin")
         yield finding(sea_accounting, host, sea.name,
                       f"SEA {sea.name} on {host.name} has accounting disabled: seastat -d {sea.name} cannot show per-client traffic.",
-                      evidence=sea.attr_ev("accounting"),
-                      fix=Commands(padmin=[on, f"seastat -d {sea.name}   # per-client statistics from now on"], root=[on_root]),
-                      rollback=Commands(padmin=[off], root=[off_root]),
-                      changes=[device_change(host, sea.name, "accounting", sea.attr("accounting"), "enabled")],
+                      evidence=sea.attr_ev("accounting"), fix=fix, rollback=undo,
                       values={"current": "accounting=disabled", "suggested": "accounting=enabled"})
 
 
@@ -139,21 +128,14 @@ def sea_jumbo_mismatch(host: Host, cfg: Config) -> Iterator[Finding]:
         wrong = [(n, a, on) for n, a, on, _ in chain if on != want]
         word = {True: "yes", False: "no"}
         listing = ", ".join(f"{n} {a}={word[on]}" for n, a, on, _ in chain)
-        fix, fix_root, undo, undo_root = [], [], [], []
-        for n, a, on in wrong:
-            p, r = _chg(host, n, a, word[want], perm=True)
-            fix.append(p)
-            fix_root.append(r)
-            p, r = _chg(host, n, a, word[on], perm=True)
-            undo.append(p)
-            undo_root.append(r)
         note = ["# -perm: in use under the SEA, the change applies when the VIOS restarts; fail the SEA over to the partner VIOS first",
                 "# set the switch ports the same way (000 §3.7.12)"]
+        fix, undo = propose(*[device_change(host, n, a, word[on], word[want], method="chdev-reboot") for n, a, on in wrong],
+                            fix_notes=note, form="padmin")
         yield finding(sea_jumbo_mismatch, host, sea.name,
                       f"Jumbo frames differ along SEA {sea.name} on {host.name}: {listing}.",
                       evidence=[e for _, _, _, ev in chain for e in ev],
-                      fix=Commands(padmin=fix + note, root=fix_root),
-                      rollback=Commands(padmin=undo, root=undo_root), disruption=["reboot"],
+                      fix=fix, rollback=undo, disruption=["reboot"],
                       values={"current": listing, "suggested": f"{word[want]} on every layer",
                               "mismatched": ", ".join(n for n, _, _ in wrong)})
 
@@ -209,16 +191,18 @@ def sea_netaddr_without_ip(host: Host, cfg: Config) -> Iterator[Finding]:
         elsewhere = sorted({s.record.name for s in host.of_kind("netif", "Interface")
                             if s.record.inet and s.record.name not in (en, "lo0")})
         where = f" (the VIOS address is on {', '.join(elsewhere)})" if elsewhere else ""
+        # The padmin form offers the move first and clearing netaddr (the declared change) second.
+        stop, restore = propose(device_change(host, sea.name, "netaddr", target, "0"))
+        fix = Commands(padmin=["# either put the VIOS address on the SEA interface (001), from the HMC console if you move it:",
+                               *([f"rmtcpip -interface {elsewhere[0]}"] if elsewhere else []),
+                               f"mktcpip -hostname <hostname> -inetaddr <ip-address> -interface {en} -netmask <netmask> -gateway <gateway>",
+                               *[f"# or stop pinging: {line}" for line in stop.padmin]],
+                       root=[f"{line}   # the alternative: no address to ping" for line in stop.root], changes=stop.changes)
+        undo = Commands(padmin=[f"rmtcpip -interface {en}", *restore.padmin], root=restore.root)
         yield finding(sea_netaddr_without_ip, host, sea.name,
                       f"SEA {sea.name} on {host.name} pings {target} (netaddr) but {en} has no IP address{where}.",
                       evidence=sea.attr_ev("netaddr") + ev,
-                      fix=Commands(padmin=["# either put the VIOS address on the SEA interface (001), from the HMC console if you move it:",
-                                           *([f"rmtcpip -interface {elsewhere[0]}"] if elsewhere else []),
-                                           f"mktcpip -hostname <hostname> -inetaddr <ip-address> -interface {en} -netmask <netmask> -gateway <gateway>",
-                                           f"# or stop pinging: chdev -dev {sea.name} -attr netaddr=0"],
-                                   root=[f"chdev -l {sea.name} -a netaddr=0   # the alternative: no address to ping"]),
-                      rollback=Commands(padmin=[f"rmtcpip -interface {en}", f"chdev -dev {sea.name} -attr netaddr={target}"],
-                                        root=[f"chdev -l {sea.name} -a netaddr={target}"]),
+                      fix=fix, rollback=undo,
                       disruption=["interface-down"] if elsewhere else [],
                       values={"current": f"netaddr={target}, no IP on {en}", "suggested": f"VIOS IP on {en}, or netaddr=0"})
 
@@ -257,12 +241,10 @@ def sea_largesend_linux(host: Host, cfg: Config) -> Iterator[Finding]:
         new = " ".join(f"{a}={off}" for a, off in on)
         old = " ".join(f"{a}={sea.attr(a)}" for a, _ in on)
         names = sorted({n for n, _ in linux})
+        fix, undo = propose(*[device_change(host, sea.name, a, sea.attr(a), off) for a, off in on])
+        fix.padmin.insert(0, "# first confirm whether the Linux clients' kernels handle SEA largesend; if they do, keep it")
         yield finding(sea_largesend_linux, host, sea.name,
                       f"SEA {sea.name} on {host.name} has {old} and the VIOS serves Linux clients ({', '.join(names)}).",
                       evidence=sea.attr_ev(*[a for a, _ in on]) + [e for _, e in linux if e is not None],
-                      fix=Commands(padmin=["# first confirm whether the Linux clients' kernels handle SEA largesend; if they do, keep it",
-                                           f"chdev -dev {sea.name} -attr {new}"],
-                                   root=[f"chdev -l {sea.name} -a " + " -a ".join(new.split())]),
-                      rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr {old}"],
-                                        root=[f"chdev -l {sea.name} -a " + " -a ".join(old.split())]),
+                      fix=fix, rollback=undo,
                       values={"current": old, "suggested": new, "linux_clients": ", ".join(names)})

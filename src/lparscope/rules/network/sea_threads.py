@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ...model.estate import Device, Host
 from ..changes import device_change, partition_change, propose
 from ..config import Config
-from ..engine import Commands, Finding, finding, rule
+from ..engine import Finding, finding, rule
 
 
 def _sea_threaded(dev: Device) -> tuple[bool | None, list]:
@@ -47,9 +47,7 @@ def sea_thread_without_vscsi(host: Host, cfg: Config) -> Iterator[Finding]:
             continue
         yield finding(sea_thread_without_vscsi, host, sea.name,
                       f"SEA {sea.name} on {host.name} runs threaded but the VIOS maps no virtual SCSI devices.",
-                      evidence=ev, fix=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=0"],
-                                                root=[f"chdev -l {sea.name} -a thread=0"]),
-                      rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=1"], root=[f"chdev -l {sea.name} -a thread=1"]),
+                      evidence=ev,
                       changes=[device_change(host, sea.name, "thread", sea.attr("thread") or "1", "0")],
                       values={"current": "thread=1", "suggested": "thread=0"})
 
@@ -73,8 +71,7 @@ def sea_unthreaded_with_vscsi(host: Host, cfg: Config) -> Iterator[Finding]:
             continue
         yield finding(sea_unthreaded_with_vscsi, host, sea.name,
                       f"SEA {sea.name} on {host.name} is not threaded while the VIOS serves virtual SCSI.",
-                      evidence=ev, fix=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=1"], root=[f"chdev -l {sea.name} -a thread=1"]),
-                      rollback=Commands(padmin=[f"chdev -dev {sea.name} -attr thread=0"], root=[f"chdev -l {sea.name} -a thread=0"]),
+                      evidence=ev,
                       changes=[device_change(host, sea.name, "thread", sea.attr("thread") or "0", "1")],
                       values={"current": "thread=0", "suggested": "thread=1"})
 

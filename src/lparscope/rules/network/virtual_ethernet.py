@@ -9,11 +9,10 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Device, Host
-from ..changes import chdev_perm, device_change
+from ..changes import chdev_perm, device_change, propose
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .adapters import is_off
-from .devices import interface_down
 
 # 000 §3.8 item 6: the largest values max_buf_* accepts, per buffer type.
 BUFFER_LIMITS = {"tiny": 4096, "small": 4096, "medium": 2048, "large": 256, "huge": 128}
@@ -60,25 +59,24 @@ def veth_buffers(host: Host, cfg: Config) -> Iterator[Finding]:
                 changes.append((btype, mn, new_min, mx, new_max))
         if not changes:
             continue
-        new = " ".join(f"-a min_buf_{t}={nmin} -a max_buf_{t}={nmax}" for t, _, nmin, _, nmax in changes)
-        old = " ".join(f"-a min_buf_{t}={omin} -a max_buf_{t}={omax}" for t, omin, _, omax, _ in changes)
+        new = " ".join(f"min_buf_{t}={nmin} max_buf_{t}={nmax}" for t, _, nmin, _, nmax in changes)
+        old = " ".join(f"min_buf_{t}={omin} max_buf_{t}={omax}" for t, omin, _, omax, _ in changes)
+        fix, undo = propose(*[device_change(host, dev.name, f"{k}_buf_{t}", o, n,
+                                            method="chdev-reboot" if host.is_vios else "device-cycle")
+                              for t, omin, nmin, omax, nmax in changes
+                              for k, o, n in (("min", omin, nmin), ("max", omax, nmax)) if o != n])
+        if host.is_vios:
+            fix.padmin.append("# -perm: applies at the next VIOS restart (trunk adapters carry the SEA)")
+        else:
+            fix.root += [f"# or: {line} -P   (applies at next boot)" for line in fix.root
+                         if line.startswith(f"chdev -l {dev.name} ")]
         desc = "; ".join(f"{t}: min {omin}->{nmin}, max {omax}->{nmax}" for t, omin, nmin, omax, nmax in changes)
         yield finding(veth_buffers, host, dev.name,
                       f"{dev.name} on {host.name}: {'buffers ran out' if exhausted else 'buffer pools grew on demand'} ({desc}).",
                       evidence=dev.stat_ev("receive_buffers.min_buffers", "receive_buffers.max_buffers", "receive_buffers.max_allocated"),
-                      fix=Commands(root=interface_down(host, dev.name, f"chdev -l {dev.name} {new}")
-                                   + [f"# or: chdev -l {dev.name} {new} -P   (applies at next boot)"],
-                                   padmin=[f"chdev -dev {dev.name} " + new.replace("-a ", "-attr ", 1).replace(" -a ", " ") + " -perm",
-                                           "# -perm: applies at the next VIOS restart (trunk adapters carry the SEA)"] if host.is_vios else []),
-                      rollback=Commands(root=interface_down(host, dev.name, f"chdev -l {dev.name} {old}"),
-                                        padmin=[f"chdev -dev {dev.name} " + old.replace("-a ", "-attr ", 1).replace(" -a ", " ") + " -perm"] if host.is_vios else []),
-                      disruption=["interface-down"] if not host.is_vios else ["reboot"],
-                      changes=[device_change(host, dev.name, f"{k}_buf_{t}", o, n,
-                                             method="chdev-reboot" if host.is_vios else "device-cycle")
-                               for t, omin, nmin, omax, nmax in changes
-                               for k, o, n in (("min", omin, nmin), ("max", omax, nmax)) if o != n],
+                      fix=fix, rollback=undo, disruption=["interface-down"] if not host.is_vios else ["reboot"],
                       severity=None if exhausted else "info",
-                      values={"current": old.replace("-a ", ""), "suggested": new.replace("-a ", "")})
+                      values={"current": old, "suggested": new})
 
 
 @rule(
@@ -181,11 +179,8 @@ def veth_dcbflush(host: Host, cfg: Config) -> Iterator[Finding]:
                          chdev_perm(host, dev.name, {"dcbflush_local": value}))
             disruption = ["reboot"]
         else:  # the interface must be detached for the change (000 Example 3-30)
-            en = "en" + dev.name[3:]
-            seq = [f"chdev -l {en} -a state=down", f"chdev -l {en} -a state=detach"]
-            fix = Commands(root=seq + [f"chdev -l {dev.name} -a dcbflush_local=yes", f"chdev -l {en} -a state=up",
-                                       f"# or: chdev -l {dev.name} -a dcbflush_local=yes -P   (applies at next boot)"])
-            back = Commands(root=seq + [f"chdev -l {dev.name} -a dcbflush_local={value}", f"chdev -l {en} -a state=up"])
+            fix, back = propose(device_change(host, dev.name, "dcbflush_local", value, "yes", method="device-cycle"),
+                                fix_notes=[f"# or: chdev -l {dev.name} -a dcbflush_local=yes -P   (applies at next boot)"])
             disruption = ["interface-down"]
         yield finding(veth_dcbflush, host, dev.name,
                       f"{dev.name} ({dev.cls}) on {host.name} has dcbflush_local={value} on a frame with {cores} active cores.",
