@@ -61,12 +61,20 @@ def attr_change(host: Host, dev: str, new: Mapping[str, object], old: Mapping[st
                 padmin_notes: Sequence[str] = ()) -> tuple[Commands, Commands]:
     """Set a device's attributes to ``new`` (the fix) and back to ``old`` (the rollback): the root form
     (``chdev -l``) always, the padmin form (``chdev -dev``) on a VIOS (or as ``padmin`` says). Notes
-    follow the fix's command. (Rules that declare structured changes use ``device_change``/``propose``.)"""
+    follow the fix's command. The changes ride on the fix, as with ``propose``."""
     pad = host.is_vios if padmin is None else padmin
     fix = Commands(root=[chdev_root(dev, new, perm), *root_notes],
                    padmin=[chdev_padmin(dev, new, perm), *padmin_notes] if pad else [])
     undo = Commands(root=[chdev_root(dev, old, perm)], padmin=[chdev_padmin(dev, old, perm)] if pad else [])
+    # Each attribute whose old and new values are plain values is a structured change; a placeholder
+    # (``<previous>``) stays text only.
+    fix.changes = [device_change(host, dev, a, str(old[a]), str(v), method="chdev-reboot" if perm else "chdev-now")
+                   for a, v in new.items() if a in old and str(old[a]) != str(v)
+                   and _PLAIN.fullmatch(str(v)) and _PLAIN.fullmatch(str(old[a]))]
     return fix, undo
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.:+-]+")
 
 
 def chdev_perm(host: Host, dev: str, changes: dict[str, str], note: str = "") -> Commands:
