@@ -61,12 +61,20 @@ def attr_change(host: Host, dev: str, new: Mapping[str, object], old: Mapping[st
                 padmin_notes: Sequence[str] = ()) -> tuple[Commands, Commands]:
     """Set a device's attributes to ``new`` (the fix) and back to ``old`` (the rollback): the root form
     (``chdev -l``) always, the padmin form (``chdev -dev``) on a VIOS (or as ``padmin`` says). Notes
-    follow the fix's command. (Rules that declare structured changes use ``device_change``/``propose``.)"""
+    follow the fix's command. The changes ride on the fix, as with ``propose``."""
     pad = host.is_vios if padmin is None else padmin
     fix = Commands(root=[chdev_root(dev, new, perm), *root_notes],
                    padmin=[chdev_padmin(dev, new, perm), *padmin_notes] if pad else [])
     undo = Commands(root=[chdev_root(dev, old, perm)], padmin=[chdev_padmin(dev, old, perm)] if pad else [])
+    # Each attribute whose old and new values are plain values is a structured change; a placeholder
+    # (``<previous>``) stays text only.
+    fix.changes = [device_change(host, dev, a, str(old[a]), str(v), method="chdev-reboot" if perm else "chdev-now")
+                   for a, v in new.items() if a in old and str(old[a]) != str(v)
+                   and _PLAIN.fullmatch(str(v)) and _PLAIN.fullmatch(str(old[a]))]
     return fix, undo
+
+
+_PLAIN = re.compile(r"[A-Za-z0-9_.:+-]+")
 
 
 def chdev_perm(host: Host, dev: str, changes: dict[str, str], note: str = "") -> Commands:
@@ -189,48 +197,3 @@ def propose(*changes: ProposedChange, fix_notes: Iterable[str] = (), undo_notes:
     getattr(undo, where).extend(undo_notes)
     fix.changes = chs
     return fix, undo
-
-
-_CHDEV = re.compile(r"^chdev -l (?P<dev>[A-Za-z][A-Za-z0-9_.-]*)(?P<attrs>(?: -a [A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.:+-]+)+)"
-                    r"(?P<perm> -P)?\s*(?:#.*)?$")
-_TUNE = re.compile(r"^(?P<cmd>schedo|vmo|ioo|no|nfso) (?P<flag>-p|-r)(?P<attrs>(?: -o [A-Za-z_][A-Za-z0-9_]*=[A-Za-z0-9_.:+-]+)+)\s*(?:#.*)?$")
-_PAIR = re.compile(r"-[ao] ([A-Za-z_][A-Za-z0-9_]*)=([A-Za-z0-9_.:+-]+)")
-
-
-def _settings(lines: list[str]) -> dict[tuple[str, str, str], tuple[str, str]]:
-    """(kind, object, attribute) -> (value, method) of every plain chdev / tunable line."""
-    out: dict[tuple[str, str, str], tuple[str, str]] = {}
-    for line in lines:
-        line = line.strip()
-        m = _CHDEV.match(line)
-        if m:
-            method = "chdev-reboot" if m.group("perm") else "chdev-now"
-            for a, v in _PAIR.findall(m.group("attrs")):
-                if a != "state":
-                    out[("device", m.group("dev"), a)] = (v, method)
-            continue
-        m = _TUNE.match(line)
-        if m:
-            method = "tunable-boot" if m.group("flag") == "-r" else "tunable-now"
-            for a, v in _PAIR.findall(m.group("attrs")):
-                out[("tunable", m.group("cmd"), a)] = (v, method)
-    return out
-
-
-def changes_from_text(host: Host | None, fix: Commands, rollback: Commands) -> list[ProposedChange]:
-    """Changes of a rule that wrote its commands as text: every plain ``chdev -l DEV -a A=V [-P]`` or
-    ``schedo|vmo|ioo|no|nfso -p|-r -o A=V`` line of the fix whose rollback sets the same setting gives
-    one change (current from the rollback). Interface detach sequences and placeholders give none."""
-    if host is None or any("state=detach" in line or "state=down" in line for line in fix.root):
-        return []
-    new, old = _settings(fix.root), _settings(rollback.root)
-    out = []
-    for (kind, obj, attr), (value, method) in new.items():
-        if (kind, obj, attr) not in old or old[(kind, obj, attr)][0] == value:
-            continue
-        current = old[(kind, obj, attr)][0]
-        if kind == "tunable":
-            out.append(tunable_change(host, obj, attr, current, value, boot=method == "tunable-boot"))
-        else:
-            out.append(device_change(host, obj, attr, current, value, method=method))
-    return out

@@ -144,21 +144,14 @@ def finding(fn: Callable[..., Any], host: Host | str, subject: str, message: str
         disruption=list(disruption),
         values={k: str(v) for k, v in (values or {}).items()},
         severity=severity,
-        changes=_declared(host, changes, fix, rollback),
+        changes=_declared(changes, fix),
         facts=dict(facts or {}),
     )
 
 
-def _declared(host: Host | str, changes: list[ProposedChange], fix: Commands | None,
-              rollback: Commands | None) -> list[ProposedChange]:
-    """The finding's structured changes: declared, carried by the fix commands, or (for rules that
-    write plain chdev / tunable lines) read from those lines and their rollback."""
-    out = list(changes) + [c for c in (fix.changes if fix is not None else []) if c not in changes]
-    if not out and fix is not None and rollback is not None and not isinstance(host, str):
-        from .changes import changes_from_text
-
-        out = changes_from_text(host, fix, rollback)
-    return out
+def _declared(changes: list[ProposedChange], fix: Commands | None) -> list[ProposedChange]:
+    """The finding's structured changes: declared, or carried by the fix commands (rules/changes.py)."""
+    return list(changes) + [c for c in (fix.changes if fix is not None else []) if c not in changes]
 
 
 def all_rules() -> dict[str, Rule]:

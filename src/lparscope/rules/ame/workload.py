@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Evidence, Host
-from ..changes import MS, PROFILE, root_commands
+from ..changes import MS, PROFILE, root_commands, tunable_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from ..host_facts import tunable
@@ -104,4 +104,5 @@ def ame_64k_compression(host: Host, cfg: Config) -> Iterator[Finding]:
         yield finding(ame_64k_compression, host, f"vmo {name}",
                       f"{host.name}: AME is on and {name} = {setting} (off is {target}): 64 KB pages are compressed.",
                       evidence=[s.ev()], fix=fix, rollback=undo, disruption=["reboot"],
+                      changes=[tunable_change(host, "vmo", name, str(setting), str(target), boot=True)],
                       values={"current": setting, "suggested": target})

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Evidence, Host, Setting, Sourced
-from ..changes import root_commands
+from ..changes import root_commands, tunable_change
 from ..config import Config
 from ..engine import Finding, finding, rule
 from ..host_facts import aix_level, tunable, tunable_int
@@ -120,5 +120,6 @@ def free_gap_below_readahead(host: Host, cfg: Config) -> Iterator[Finding]:
                   evidence=[s_min.ev(), s_max.ev()] + ra_ev,
                   fix=root_commands(host, [f"vmo -p -o maxfree={new}"]),
                   rollback=root_commands(host, [f"vmo -p -o maxfree={maxfree}"]),
+                  changes=[tunable_change(host, "vmo", "maxfree", str(maxfree), str(new))],
                   values={"current": f"maxfree {maxfree}, minfree {minfree} (gap {gap})",
                           "suggested": f"maxfree {new} (gap {ra})"})

@@ -152,6 +152,7 @@ def phys_speed(host: Host, cfg: Config) -> Iterator[Finding]:
             ch = chdev_perm(host, dev.name, {"media_speed": "Auto_Negotiation"})
             fix.root += ch.root
             fix.padmin += ch.padmin
+            fix.changes = ch.changes
             rollback = chdev_perm(host, dev.name, {"media_speed": str(speed_attr)})
         fix.root.append("# check the switch port speed and auto-negotiation, the cable and the transceiver (SFP)")
         yield finding(phys_speed, host, dev.name,
@@ -238,6 +239,7 @@ def phys_rx_errors(host: Host, cfg: Config) -> Iterator[Finding]:
             ch = chdev_perm(host, dev.name, {qattr: "<largest value lsattr -Rl lists>"})
             fix.root += ch.root
             fix.padmin += ch.padmin
+            fix.changes = ch.changes
             rollback = chdev_perm(host, dev.name, {qattr: cur or "<previous value>"})
         share = f" ({ratio:.4%} of {rx} received packets)" if ratio is not None else ""
         yield finding(phys_rx_errors, host, dev.name,

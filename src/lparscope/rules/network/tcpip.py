@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ...model.change import ProposedChange
 from ...model.estate import Estate, Evidence, Host
 from ...sources.tunables import to_number
-from ..changes import chdev_root
+from ..changes import chdev_root, device_change, tunable_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .link_speed import link_mbps
@@ -70,6 +71,18 @@ def _no_cmd(values: dict[str, Any]) -> str:
     return "no -p " + " ".join(f"-o {k}={v}" for k, v in values.items())
 
 
+def _no_changes(host: Host, new: dict[str, Any], old: dict[str, Any]) -> list[ProposedChange]:
+    """The global network options moved from ``old`` to ``new`` (now and at boot, ``no -p``)."""
+    return [tunable_change(host, "no", k, str(old[k]), str(v)) for k, v in new.items()
+            if k in old and old[k] is not None and str(old[k]) != str(v)]
+
+
+def _en_changes(host: Host, en: str, new: dict[str, Any], old: dict[str, Any]) -> list[ProposedChange]:
+    """Interface attributes moved from ``old`` to ``new`` (chdev, dynamic)."""
+    return [device_change(host, en, k, str(old[k]), str(v)) for k, v in new.items()
+            if k in old and old[k] is not None and str(old[k]) != str(v)]
+
+
 @rule(
     id="NET-TCP-ISNO-DISABLED",
     title="Interface-specific network options (ISNO) disabled",
@@ -93,6 +106,7 @@ def isno_disabled(host: Host, cfg: Config) -> Iterator[Finding]:
                   evidence=[ev] + [e for vals in ignored.values() for _, e in vals.values()],
                   fix=Commands(root=[_no_cmd({"use_isno": 1}), "# applies to new connections"]),
                   rollback=Commands(root=[_no_cmd({"use_isno": 0})]),
+                  changes=_no_changes(host, {"use_isno": 1}, {"use_isno": 0}),
                   values={"current": "use_isno=0", "suggested": "use_isno=1"})
 
 
@@ -129,6 +143,7 @@ def isno_below_no(host: Host, cfg: Config) -> Iterator[Finding]:
                       + (" (use_isno=1, so the interface values apply)" if use == 1 else
                          " (use_isno not collected; it defaults to 1, so the interface values apply)") + ".",
                       evidence=ev, fix=Commands(root=[_en_chdev(en, new)]), rollback=Commands(root=[_en_chdev(en, old)]),
+                      changes=_en_changes(host, en, new, old),
                       values={"current": " ".join(f"{k}={v}" for k, v in old.items()),
                               "suggested": " ".join(f"{k}={v}" for k, v in new.items())})
 
@@ -179,11 +194,13 @@ def tcp_10g_window(host: Host, cfg: Config) -> Iterator[Finding]:
         new = {k: s for k, (_, s, _) in bad.items()}
         old = {k: c for k, (c, _, _) in bad.items()}
         if use == 0:
-            fix = Commands(root=[_no_cmd(new), "# use_isno=0: only the global values apply (see NET-TCP-ISNO-DISABLED)"])
+            fix = Commands(root=[_no_cmd(new), "# use_isno=0: only the global values apply (see NET-TCP-ISNO-DISABLED)"],
+                           changes=_no_changes(host, new, old))
             back = Commands(root=[_no_cmd(old)])
             ev.append(use_ev)
         else:
-            fix = Commands(root=[_en_chdev(en, new), "# interface-specific (ISNO), as 001 shows; new connections only"])
+            fix = Commands(root=[_en_chdev(en, new), "# interface-specific (ISNO), as 001 shows; new connections only"],
+                           changes=_en_changes(host, en, new, old))
             back = Commands(root=[_en_chdev(en, old)])
         yield finding(tcp_10g_window, host, en,
                       f"{en} on {host.name} ({speed} Mbit/s link): "
@@ -225,7 +242,8 @@ def sb_max_small(host: Host, cfg: Config) -> Iterator[Finding]:
         return
     yield finding(sb_max_small, host, "no sb_max",
                   f"{host.name}: sb_max {sb} is below {cfg.t(SB_MAX_FACTOR):g} x the largest socket buffer ({where} {largest}).",
-                  evidence=[sb_ev, l_ev], fix=Commands(root=[_no_cmd({"sb_max": need})]),
+                  evidence=[sb_ev, l_ev], fix=Commands(root=[_no_cmd({"sb_max": need})],
+                                                       changes=_no_changes(host, {"sb_max": need}, {"sb_max": sb})),
                   rollback=Commands(root=[_no_cmd({"sb_max": sb})]),
                   values={"current": sb, "suggested": need})
 
@@ -252,6 +270,7 @@ def nodelayack_global(host: Host, cfg: Config) -> Iterator[Finding]:
                   fix=Commands(root=[_no_cmd({"tcp_nodelayack": 0}),
                                      "# if one peer needs it: chdev -l enN -a tcp_nodelay=1 (sender side, ISNO) instead"]),
                   rollback=Commands(root=[_no_cmd({"tcp_nodelayack": value})]),
+                  changes=_no_changes(host, {"tcp_nodelayack": 0}, {"tcp_nodelayack": value}),
                   values={"current": value, "suggested": 0})
 
 
@@ -315,7 +334,8 @@ def client_mtu_raised(estate: Estate, cfg: Config) -> Iterator[Finding]:
             if pvid is not None and pvid in bridged:
                 case = (f"VLAN {pvid} is bridged by an SEA, so this traffic leaves the frame: 001 keeps the client "
                         f"MTU at {MTU_DEFAULT} and uses mtu_bypass (largesend); jumbo frames are set on the physical side.")
-                fix = Commands(root=[chdev_root(en, {"mtu": MTU_DEFAULT}), chdev_root(en, {"mtu_bypass": "on"})])
+                fix = Commands(root=[chdev_root(en, {"mtu": MTU_DEFAULT}), chdev_root(en, {"mtu_bypass": "on"})],
+                               changes=_en_changes(host, en, {"mtu": MTU_DEFAULT, "mtu_bypass": "on"}, {"mtu": mtu, "mtu_bypass": bypass}))
                 back = Commands(root=[chdev_root(en, {"mtu": mtu})] + ([chdev_root(en, {"mtu_bypass": bypass})] if bypass else []))
             elif pvid is not None and seen:
                 case = (f"no collected SEA bridges VLAN {pvid}: this looks like the internal partition-to-partition VLAN "
@@ -327,7 +347,8 @@ def client_mtu_raised(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 case = ("which case applies depends on the VLAN: if an SEA bridges it, 001 keeps the client MTU at "
                         f"{MTU_DEFAULT} with mtu_bypass on; if it is internal to the frame, 000 §3.7.10 raises it to 65390.")
                 fix = Commands(root=[f"entstat -d ent{en[2:]} | grep 'Port VLAN ID'   # then, if an SEA bridges that VLAN:",
-                                     chdev_root(en, {"mtu": MTU_DEFAULT}), chdev_root(en, {"mtu_bypass": "on"})])
+                                     chdev_root(en, {"mtu": MTU_DEFAULT}), chdev_root(en, {"mtu_bypass": "on"})],
+                               changes=_en_changes(host, en, {"mtu": MTU_DEFAULT, "mtu_bypass": "on"}, {"mtu": mtu, "mtu_bypass": bypass}))
                 back = Commands(root=[chdev_root(en, {"mtu": mtu})] + ([chdev_root(en, {"mtu_bypass": bypass})] if bypass else []))
             yield finding(client_mtu_raised, host, en,
                           f"{en} on {host.name} (virtual adapter ent{en[2:]}) has MTU {mtu}"

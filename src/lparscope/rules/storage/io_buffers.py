@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from ...model.change import ProposedChange
 from ...model.estate import Evidence, Host, Setting
+from ..changes import propose, tunable_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 
@@ -37,14 +39,14 @@ def _wrap(host: Host, root: list[str]) -> list[str]:
 
 
 def _emit(fn: Any, host: Host, key: str, last: int, rise: int | None, ev: list[Evidence], fix: list[str],
-          undo: list[str], disruption: list[str]) -> Finding:
+          undo: list[str], disruption: list[str], changes: list[ProposedChange] | None = None) -> Finding:
     label = key.replace("_", " ").replace(" ios ", " I/Os ")
     if rise is None:
         msg = f"{host.name}: {last} {label} since boot (one vmstat -v only: collect two, minutes apart, to see if it rises)."
     else:
         msg = f"{host.name}: {label} rose by {rise} between the first and last vmstat -v (now {last})."
     return finding(fn, host, key, msg, evidence=ev, fix=Commands(root=fix, padmin=_wrap(host, fix)),
-                   rollback=Commands(root=undo, padmin=_wrap(host, undo)), disruption=disruption,
+                   rollback=Commands(root=undo, padmin=_wrap(host, undo)), disruption=disruption, changes=changes or [],
                    severity=None if rise is not None else "info",
                    values={"current": last if rise is None else f"+{rise}", "suggested": "no increase"})
 
@@ -113,18 +115,21 @@ def fsbuf_blocked(host: Host, cfg: Config) -> Iterator[Finding]:
                    "# VxFS: follow the file system vendor's buffer tuning"]
             undo = ["nfso -d <tunable changed>   # back to its default"]
             disruption: list[str] = []
+            changes: list[ProposedChange] = []
         else:
             t = host.tunables.get(name)
             cur = int(t.value) if t is not None and str(t.value).isdigit() else default
             new = max(step, cur * 2)
             if t is not None and t.evidence:
                 ev = ev + [t.evidence]
-            fix = [f"ioo -p -o {name}={new}"]
+            change = tunable_change(host, "ioo", name, str(cur), str(new))
+            fixc, undoc = propose(change)
+            fix, undo = fixc.root, undoc.root  # the padmin form wraps them below (_wrap)
+            changes = [change]
             if name == "j2_dynamicBufferPreallocation":
                 fix.append("# if it keeps rising: ioo -p -o j2_nBufferPerPagerDevice=2048, then unmount/mount the file systems")
                 disruption = []
             else:
                 fix.append("# applies to JFS file systems at their next mount")
                 disruption = ["restart-needed"]
-            undo = [f"ioo -p -o {name}={cur}"]
-        yield _emit(fsbuf_blocked, host, key, last, rise, ev, fix, undo, disruption)
+        yield _emit(fsbuf_blocked, host, key, last, rise, ev, fix, undo, disruption, changes)

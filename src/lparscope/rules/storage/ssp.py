@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from ...model.estate import Device, Estate, Host
-from ..changes import chdev_padmin, chdev_root
+from ..changes import chdev_padmin, chdev_root, device_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -64,6 +64,7 @@ def ssp_attrs(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 fix = Commands(padmin=["# with the pool offline on this VIOS, or for the next restart (one VIOS at a time):",
                                        *[chdev_padmin(d.name, {attr: common}, perm=True) for d, _ in mine]],
                                root=[chdev_root(d.name, {attr: common}, perm=True) for d, _ in mine])
+                fix.changes = [device_change(h, d.name, attr, v, common, method="chdev-reboot") for d, v in mine]
                 undo = Commands(padmin=[chdev_padmin(d.name, {attr: v}, perm=True) for d, v in mine],
                                 root=[chdev_root(d.name, {attr: v}, perm=True) for d, v in mine])
                 spread = ", ".join(f"{v} on {n} disk(s)" for v, n in values.most_common())
