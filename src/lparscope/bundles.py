@@ -1,7 +1,7 @@
 """tar and zip bundles read in place: members listed, refused or handed on one by one.
 
 Members that are links, devices, absolute paths or paths climbing out of the bundle (``../``)
-are refused; sizes are checked against :class:`lparscope.inputs.Limits` before anything is
+are refused; sizes are checked against :class:`lparscope.input_items.Limits` before anything is
 expanded. What a member holds is read by the ``handle`` callback (lparscope.inputs), so nested
 bundles and compressed members count against the same run budget.
 """
@@ -13,7 +13,8 @@ import tarfile
 import zipfile
 from collections.abc import Callable, Iterator
 
-from .inputs import DAMAGE, InputProblem, Item, Limits, _mb, _member_folder, _safe_member_name, describe, is_nmon
+from .input_items import DAMAGE, InputProblem, Item, Limits, _mb, _member_folder, _safe_member_name, is_nmon
+from .pipeline_guard import describe
 
 Member = Callable[[str, str, Callable[[], bytes]], Iterator[Item]]
 

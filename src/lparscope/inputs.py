@@ -10,47 +10,17 @@ from __future__ import annotations
 
 import gzip
 import io
-import lzma
 import os
 import stat
-import tarfile
 import zipfile
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
+from .bundles import read_tar, read_zip
+from .input_items import (DAMAGE, InputFile, InputProblem, Item, Limits, _mb, _member_folder,  # noqa: F401
+                          _safe_member_name, is_nmon)
 from .pipeline_guard import describe
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Size limits. Bytes are counted after decompression, whatever the nesting (a gzip member
-    of a zip inside a tar counts at its expanded size)."""
-
-    max_file_bytes: int = 64 * 1024 * 1024  # one text file or bundle member
-    max_nmon_bytes: int = 1024 * 1024 * 1024  # one compressed nmon recording, expanded
-    max_total_bytes: int = 1024 * 1024 * 1024  # all text read in one run (held for evidence excerpts)
-    max_expanded_bytes: int = 8 * 1024 * 1024 * 1024  # all bytes decompressed in one run, refused ones too
-    max_members: int = 20_000  # members of one bundle (a bundle with more is not read at all)
-    max_ratio: int = 200  # zip: uncompressed / compressed size above this is refused
-    max_depth: int = 2  # bundles inside bundles
-
-
-@dataclass
-class InputFile:
-    display: str  # how reports name it: a path, or "bundle.tgz!dir/member.txt"
-    text: str
-    folder: str  # name of the folder it sits in ("" at the top of what was given)
-    # nmon recordings are large and have their own reader: they travel as a path or bytes, not text.
-    nmon: Path | bytes | None = None
-
-
-@dataclass
-class InputProblem:
-    display: str
-    message: str
-    internal: bool = False  # an unexpected error (a bug), not a damaged or refused input
 
 
 @dataclass
@@ -59,10 +29,6 @@ class Collected:
     problems: list[InputProblem] = field(default_factory=list)
 
 
-Item = InputFile | InputProblem
-# What damaged compressed data raises: a clear per-file message, not an internal error.
-DAMAGE = (OSError, EOFError, ValueError, zlib.error, lzma.LZMAError, tarfile.TarError, zipfile.BadZipFile,
-          NotImplementedError, MemoryError)
 CHUNK = 1024 * 1024
 
 
@@ -87,10 +53,6 @@ class _Budget:
         self.expanded += n
         if self.expanded > self.limits.max_expanded_bytes:
             raise TooLarge(f"more than {_mb(self.limits.max_expanded_bytes)} decompressed from the inputs of this run")
-
-
-def _mb(n: int) -> str:
-    return f"{n / 1024 / 1024:g} MB"
 
 
 def _decode(data: bytes) -> str | None:
@@ -172,11 +134,6 @@ def _gunzip(data: bytes, limit: int, budget: _Budget) -> bytes | None:
     return bytes(out) if len(out) <= limit else None
 
 
-def is_nmon(head: bytes) -> bool:
-    """nmon recordings start with AAA lines (AAA,progname,topas_nmon ...)."""
-    return head.lstrip(b"\xef\xbb\xbf").startswith(b"AAA,")
-
-
 def _is_workbook(data: bytes) -> bool:
     """An HMC Scanner workbook: .xls (OLE2 compound file) or .xlsx (zip holding xl/workbook.xml)."""
     if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
@@ -186,19 +143,6 @@ def _is_workbook(data: bytes) -> bool:
 
 def _is_zip(data: bytes) -> bool:
     return data[:4] == b"PK\x03\x04" or data[:4] == b"PK\x05\x06"
-
-
-def _safe_member_name(name: str) -> str | None:
-    """Normalised relative member path, or None when it is absolute or climbs out."""
-    p = PurePosixPath(name.replace("\\", "/"))
-    if p.is_absolute() or ".." in p.parts or (p.parts and ":" in p.parts[0]):
-        return None
-    return str(p)
-
-
-def _member_folder(member: str, bundle_display: str) -> str:
-    parent = PurePosixPath(member).parent.name
-    return parent or Path(bundle_display.split("!")[-1]).name.split(".")[0]
 
 
 def _workbook_too_large(data: bytes, limits: Limits) -> bool:
@@ -262,8 +206,6 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
         if depth >= limits.max_depth:
             yield InputProblem(display, "bundle nested too deeply; not read")
         else:
-            from .bundles import read_tar, read_zip
-
             def member(mdisplay: str, folder: str, read: Callable[[], bytes]) -> Iterator[Item]:
                 return _member(mdisplay, folder, read, limits, budget, depth + 1)
             yield from (read_zip if _is_zip(data) else read_tar)(display, data, limits, member)
