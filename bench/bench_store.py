@@ -146,7 +146,7 @@ def main() -> None:
     for m in months:
         timed(f"store ingest {m.name}", [*lp, "store", "ingest", str(m), "--store", str(store)])
     total_d, out = timed("P95 per partition per month: DuckDB (process)", [sys.executable, "-c", QUERY_DUCKDB, str(duck)])
-    n_d, q_d = out.splitlines()[0].split()
+    n_d, q_d = out.strip().splitlines()[-2].split()
     print(f"  {n_d} rows; query alone {float(q_d):.2f} s")
     total_s, out = timed("same from the store catalogue (process)", [sys.executable, "-c", QUERY_STORE, str(store)])
     n_s, q_s = out.split()

@@ -73,6 +73,7 @@ def connect(store: Path, read_only: bool = False, upto: int = LATEST) -> Any:
         if not read_only:
             store.parent.mkdir(parents=True, exist_ok=True)
         con = duckdb.connect(str(store), read_only=read_only)
+        con.execute("SET enable_progress_bar = false")  # no progress bar on the user's terminal or in piped output
     except (OSError, duckdb.Error) as exc:
         raise StoreError(f"{store}: cannot open the store: {exc}") from exc
     if read_only:

@@ -207,6 +207,7 @@ def size_duckdb(out: Path) -> Any:
     import pyarrow.parquet as pq
 
     con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")  # no progress bar on the user's terminal or in piped output
     try:
         hosts = [r[0] for r in con.execute(
             f"SELECT DISTINCT host FROM read_parquet('{series_glob(out)}', hive_partitioning = true) ORDER BY 1").fetchall()]
@@ -236,6 +237,7 @@ def monthly_p95_duckdb(out: Path) -> list[tuple]:
     import duckdb
 
     con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")  # no progress bar on the user's terminal or in piped output
     try:
         src = f"read_parquet('{series_glob(out)}', hive_partitioning = true)"
         return con.execute(MONTHLY_P95.format(src=src)).fetchall()
