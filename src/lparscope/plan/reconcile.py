@@ -22,7 +22,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
-from ..model.change import ProposedChange, fmt_value
+from ..model.change import HMC_KINDS, ProposedChange, fmt_value
 from ..model.estate import Estate
 from ..rules.changes import propose
 from ..rules.engine import Commands
@@ -59,10 +59,12 @@ def label(change: ProposedChange, value: Any) -> str:
     return f"{change.object} {change.attribute}={v}"
 
 
-def _conflict_key(c: Conflict, frame: str | None) -> tuple[str, str, str, str]:
-    if c.kind in ("frame", "pool", "partition", "profile"):
-        return ("hmc", frame or "", c.object, c.attribute)
-    return (c.host, "tunable" if c.kind == "tunable" else "device", c.object, c.attribute)
+def _setting(kind: str, host: str, obj: str, attribute: str) -> tuple[str, ...]:
+    """A setting's key without the managed system (a conflict does not record it): one form for
+    conflicts and for the findings' changes looked up in them."""
+    if kind in HMC_KINDS:
+        return ("hmc", obj, attribute)
+    return (host, "tunable" if kind == "tunable" else "device", obj, attribute)
 
 
 def _swapped(estate: Estate, host: str, cmds: Commands) -> Commands:
@@ -133,7 +135,7 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
     by_key: dict[tuple, PlannedChange] = {c.change.key(): c for c in plan.changes}
     conflicts: dict[tuple, Conflict] = {}
     for c in plan.conflicts:
-        conflicts[_conflict_key(c, None)] = c
+        conflicts[_setting(c.kind, c.host, c.object, c.attribute)] = c
     for f in findings:
         changes = list(getattr(f, "changes", None) or [])
         if not changes:
@@ -146,7 +148,7 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
         for ch in changes:
             pc = by_key.get(ch.key())
             if pc is None:
-                cf = conflicts.get(ch.key()) or conflicts.get(_conflict_key_of(ch))
+                cf = conflicts.get(_setting(ch.kind, ch.host, ch.object, ch.attribute))
                 if cf is not None:
                     refs.append({"id": None, "attribute": ch.attribute, "object": ch.object, "proposed": ch.target,
                                  "target": None, "status": "conflict", "why": cf.why})
@@ -191,9 +193,3 @@ def _spellings(ch: ProposedChange) -> list[str]:
     """The ways a note may write the target the plan did not keep (``32``, ``0.6`` / ``0.60``)."""
     out = {str(ch.target), fmt_value(ch.attribute, ch.target)}
     return sorted(v for v in out if v and v != "None")
-
-
-def _conflict_key_of(ch: ProposedChange) -> tuple[str, str, str, str]:
-    if ch.on_hmc:
-        return ("hmc", "", ch.object, ch.attribute)
-    return ch.key()
