@@ -2,8 +2,9 @@
 
 The driver lists the work items (fleet.work_items); executors run the very functions the DuckDB
 engine runs (fleet.recording_batch, fleet.collection_findings, fleet.size_arrow) through Arrow
-(``mapInArrow``), and Spark writes the series with ``partitionBy("frame", "host", "date")``: the
-same Hive layout and columns. Findings and sizing are small (one row per finding or host): they
+(``mapInArrow``), and Spark writes the series with ``partitionBy("frame", "host", "month")``: the
+same Hive layout and columns; host-months written by several tasks are then compacted to one file
+by fleet.compact, run on the executors. The usage summary (usage.py) is computed with Spark SQL. Findings and sizing are small (one row per finding or host): they
 are collected and written as single Parquet files, like the DuckDB engine writes them.
 Spark binds its driver to 127.0.0.1 and runs without its web UI.
 """
@@ -46,7 +47,7 @@ def _series_schema() -> Any:
     return StructType([StructField("time", TimestampNTZType()),
                        *(StructField(m, DoubleType()) for m in METRICS),
                        StructField("frame", StringType()), StructField("host", StringType()),
-                       StructField("date", StringType())])
+                       StructField("month", StringType())])
 
 
 def _read_paths(batches: Iterator[Any]) -> Iterator[Any]:
@@ -69,8 +70,13 @@ def ingest_spark(spark: Any, folder: Path, out: Path) -> dict[str, int]:
         slots = spark.sparkContext.defaultParallelism
         paths = spark.createDataFrame([(p,) for p in nmon], "path string").repartition(max(1, min(len(nmon), 4 * slots)))
         series = paths.mapInArrow(_read_paths, _series_schema())
-        series.write.partitionBy("frame", "host", "date").mode("overwrite").parquet(str(out / "series"))
+        series = series.sortWithinPartitions("frame", "host", "month", "time")  # the writer's own sort, plus time
+        series.write.partitionBy("frame", "host", "month").mode("overwrite").parquet(str(out / "series"))
+        folders = fleet.folders_to_compact(out / "series")
+        if folders:
+            spark.sparkContext.parallelize(folders, max(1, min(len(folders), 4 * slots))).map(fleet.compact).collect()
         rows = spark.read.parquet(str(out / "series")).count()
+        usage_spark(spark, out)
     found = []
     if collections:
         slots = spark.sparkContext.defaultParallelism
@@ -123,9 +129,44 @@ def monthly_p95_spark(spark: Any, out: Path) -> list[tuple]:
     """"P95 physc per partition per month" with Spark SQL (exact percentile, linear interpolation)."""
     from pyspark.sql import functions as F
 
-    df = spark.read.parquet(str(Path(out) / "series"))
+    df = spark.read.parquet(str(Path(out) / "series")).drop("month")
     got = (df.where(F.col("physc").isNotNull() & ~F.isnan("physc"))
              .groupBy("host", F.date_format("time", "yyyy-MM").alias("month"))
              .agg(F.count("*").alias("samples"), F.percentile("physc", 0.95).alias("p95"))
              .orderBy("host", "month").collect())
     return [(r["host"], r["month"], r["samples"], r["p95"]) for r in got]
+
+
+def usage_spark(spark: Any, out: Path) -> Any:
+    """OUT/usage_monthly.parquet with Spark SQL: the columns and definitions of usage.SUMMARY_SQL."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from pyspark.sql import functions as F
+
+    from . import usage
+
+    def ok(c: Any) -> Any:  # NaN -> null; aggregates skip nulls, as the FILTER clauses of the SQL do
+        return F.when(~F.isnan(c), c)
+
+    physc = ok(F.col("physc"))
+    busy = ok(F.col("cpu_user") + F.col("cpu_sys"))
+    mem = ok(F.col("mem_real_total_mb") - F.col("mem_real_free_mb"))
+    df = spark.read.parquet(str(Path(out) / "series")).drop("month")
+    got = (df.groupBy("host", F.date_format("time", "yyyy-MM").alias("month"))
+             .agg(F.max_by("frame", "time").alias("frame"), F.min("time").alias("first_time"),
+                  F.max("time").alias("last_time"), F.count(F.lit(1)).alias("snapshots"),
+                  F.count(physc).alias("samples"), F.avg(physc).alias("physc_mean"),
+                  F.percentile(physc, list(usage.QUANTILES)).alias("pq"), F.max(physc).alias("physc_peak"),
+                  F.percentile(busy, 0.95).alias("busy_pct_p95"), F.max(busy).alias("busy_pct_peak"),
+                  F.percentile(mem, 0.95).alias("mem_used_mb_p95"), F.max(mem).alias("mem_used_mb_peak"),
+                  F.max(ok(F.col("entitled"))).alias("entitled_max"))
+             .collect())
+    rows = []
+    for r in sorted(got, key=lambda r: (r["host"], r["month"])):
+        d = r.asDict()
+        q = d.pop("pq") or [None] * len(usage.QUANTILES)
+        d.update(physc_p50=q[0], physc_p95=q[1], physc_p99=q[2])
+        rows.append(d)
+    table = pa.Table.from_pylist(rows, schema=usage.arrow_schema())
+    pq.write_table(table, Path(out) / "usage_monthly.parquet")
+    return table

@@ -132,3 +132,11 @@ def monthly(con: Any, hosts: set[str] | None = None) -> list[dict[str, Any]]:
     """The summary rows (as dicts), by host and month; ``hosts`` limits them (None = every host)."""
     cur = con.execute(f"SELECT {', '.join(NAMES)} FROM usage_monthly ORDER BY host, month")
     return [dict(zip(NAMES, r)) for r in cur.fetchall() if hosts is None or r[0] in hosts]
+
+
+def arrow_schema():  # type: ignore[no-untyped-def]
+    """The summary's columns as an Arrow schema (the fleet's usage_monthly.parquet, either engine)."""
+    import pyarrow as pa
+
+    kinds = {"VARCHAR": pa.string(), "TIMESTAMP": pa.timestamp("us"), "BIGINT": pa.int64(), "DOUBLE": pa.float64()}
+    return pa.schema([(c, kinds[t]) for c, t in COLUMNS])
