@@ -194,6 +194,8 @@ def ingest_duckdb(folder: Path, out: Path) -> dict[str, int]:
     files = sum(1 for _ in series_dir.rglob("*.parquet")) if series_dir.exists() else 0
     if files:
         usage_duckdb(out)
+    else:
+        (Path(out) / "usage_monthly.parquet").unlink(missing_ok=True)  # none left from an earlier run
     found = [dict(zip(FINDING_COLUMNS, r)) for c in collections for r in collection_findings(c)]
     pq.write_table(pa.Table.from_pylist(found, schema=finding_schema()), Path(out) / "findings.parquet")
     return {"recordings": len(nmon), "collections": len(collections), "series_files": files, "rows": rows,
@@ -258,8 +260,8 @@ def series_glob(out: Path) -> str:
 
 def _series_src(out: Path) -> str:
     """The layout as a relation: frame, host (from the folder names), time and the metrics."""
-    return (f"(SELECT * EXCLUDE (month) FROM read_parquet('{series_glob(out)}', hive_partitioning = true, "
-            "hive_types_autocast = false))")
+    return (f"(SELECT frame, host, time, {', '.join(METRICS)} FROM read_parquet('{series_glob(out)}', "
+            "hive_partitioning = true, hive_types_autocast = false))")
 
 
 def _arrow_table(result: Any) -> Any:

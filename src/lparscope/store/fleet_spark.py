@@ -77,6 +77,8 @@ def ingest_spark(spark: Any, folder: Path, out: Path) -> dict[str, int]:
             spark.sparkContext.parallelize(folders, max(1, min(len(folders), 4 * slots))).map(fleet.compact).collect()
         rows = spark.read.parquet(str(out / "series")).count()
         usage_spark(spark, out)
+    else:
+        (out / "usage_monthly.parquet").unlink(missing_ok=True)  # none left from an earlier run
     found = []
     if collections:
         slots = spark.sparkContext.defaultParallelism
