@@ -2,7 +2,8 @@
 "P95 physc per partition per month" from the store, with DuckDB and with Spark local mode.
 
     python bench/bench_store.py [--partitions 50] [--days 365] [--work /tmp/lparscope-bench-store]
-                                [--skip-spark] [--master local[2]] [--keep-store] [--months N]
+                                [--skip-spark] [--master local[2]] [--keep-store] [--reuse-fleet]
+                                [--months N]
 
 Steps, each timed as a whole process (so start-up costs count):
 1. generate one nmon recording per partition and month (topas_nmon -s 60: AAA header, LPAR and
@@ -14,8 +15,9 @@ Steps, each timed as a whole process (so start-up costs count):
    migrated: the summary is built from its series, timed);
 4. "P95 physc per partition per month" from the store: ``lparscope store usage`` (reads the
    summary; target <= 5 s), and the raw scan of the store's series for reference;
-5. the raw monthly P95 scan over the fleet layout with DuckDB and with Spark (target: Spark
-   within 3x DuckDB), checking both answers and the summary agree.
+5. the raw monthly P95 scan over the fleet layout with DuckDB (SQL) and with Spark (a task per
+   host-month; and Spark SQL's percentile for reference), then the whole usage summary job with
+   each engine (target: Spark within 3x DuckDB), checking the answers agree.
 
 ``--months N`` uses only the first N months' recordings (a subset: say so when you quote it).
 The machine is shared (2 cores, other jobs running): run it two or three times and read ratios
@@ -125,6 +127,19 @@ s = session(sys.argv[2])
 t = time.perf_counter(); rows = monthly_p95_spark(s, sys.argv[1]); q = time.perf_counter() - t
 s.stop(); print(json.dumps(rows)); print(len(rows), repr(q))
 """
+QUERY_SPARK_SQL = QUERY_SPARK.replace("monthly_p95_spark", "monthly_p95_spark_sql")
+SUMMARY_DUCKDB = """
+import sys, time
+from lparscope.store.fleet import usage_duckdb
+t = time.perf_counter(); n = usage_duckdb(sys.argv[1]).num_rows; print(n, repr(time.perf_counter() - t))
+"""
+SUMMARY_SPARK = """
+import sys, time
+from lparscope.store.fleet_spark import session, usage_spark
+s = session(sys.argv[2])
+t = time.perf_counter(); n = usage_spark(s, sys.argv[1]).num_rows; q = time.perf_counter() - t
+s.stop(); print(n, repr(q))
+"""
 OPEN_STORE = """
 import json, sys, time
 from pathlib import Path
@@ -172,6 +187,7 @@ def main() -> None:
     ap.add_argument("--master", default="local[2]")
     ap.add_argument("--skip-spark", action="store_true")
     ap.add_argument("--keep-store", action="store_true", help="keep (and migrate) a store already built")
+    ap.add_argument("--reuse-fleet", action="store_true", help="keep both engines' fleet outputs (no ingest)")
     ap.add_argument("--months", type=int, default=None, help="only the first N months of recordings")
     a = ap.parse_args()
     nmon = a.work / f"nmon-{a.partitions}x{a.days}"
@@ -189,11 +205,15 @@ def main() -> None:
     tag = f"-first{a.months}" if a.months else ""
     duck, spark = a.work / f"fleet-duckdb{tag}", a.work / f"fleet-spark{tag}"
     store = a.work / f"store{tag}" / "s.duckdb"
-    for d in (duck, spark):
-        shutil.rmtree(d, ignore_errors=True)
-    ingest_d, _ = timed("fleet ingest --engine duckdb", [*lp, "fleet", "ingest", str(src), "--out", str(duck)])
-    ingest_s = None
-    if not a.skip_spark:
+    reuse = a.reuse_fleet and all((d / "usage_monthly.parquet").exists() for d in (duck, spark))
+    ingest_d = ingest_s = None
+    if reuse:
+        print("fleet ingest: both engines' outputs reused (--reuse-fleet)")
+    else:
+        for d in (duck, spark):
+            shutil.rmtree(d, ignore_errors=True)
+        ingest_d, _ = timed("fleet ingest --engine duckdb", [*lp, "fleet", "ingest", str(src), "--out", str(duck)])
+    if not a.skip_spark and not reuse:
         ingest_s, _ = timed(f"fleet ingest --engine spark --master {a.master}",
                             [*lp, "fleet", "ingest", str(src), "--out", str(spark), "--engine", "spark",
                              "--master", a.master])
@@ -218,14 +238,26 @@ def main() -> None:
     total_d, out = timed("fleet raw scan: DuckDB (process)", [sys.executable, "-c", QUERY_DUCKDB, str(duck)])
     raw_d, q_d = answer(out)
     print(f"  {len(raw_d)} rows; query alone {q_d:.2f} s; equal to the store's summary: {same(raw_d, summary)}")
-    if a.skip_spark or ingest_s is None:
+    if a.skip_spark:
         return
-    total_sp, out = timed(f"fleet raw scan: Spark {a.master} (process)",
+    total_sp, out = timed(f"fleet raw scan: Spark {a.master}, task per host-month (process)",
                           [sys.executable, "-c", QUERY_SPARK, str(spark), a.master])
     raw_sp, q_sp = answer(out)
     print(f"  {len(raw_sp)} rows; query alone {q_sp:.2f} s; equal to DuckDB's: {same(raw_sp, raw_d)}")
-    print(f"ratio Spark/DuckDB: ingest {ingest_s / ingest_d:.2f}x, scan process {total_sp / total_d:.2f}x, "
-          f"scan alone {q_sp / q_d:.2f}x  (target: within 3x); load now {os.getloadavg()[0]:.1f}")
+    total_sq, out = timed(f"fleet raw scan: Spark {a.master}, Spark SQL percentile (process)",
+                          [sys.executable, "-c", QUERY_SPARK_SQL, str(spark), a.master])
+    raw_sq, q_sq = answer(out)
+    print(f"  {len(raw_sq)} rows; query alone {q_sq:.2f} s; equal to DuckDB's: {same(raw_sq, raw_d)}")
+    sum_d, out = timed("fleet usage summary job: DuckDB (process)", [sys.executable, "-c", SUMMARY_DUCKDB, str(duck)])
+    sq_d = float(out.split()[1])
+    sum_s, out = timed(f"fleet usage summary job: Spark {a.master} (process)",
+                       [sys.executable, "-c", SUMMARY_SPARK, str(spark), a.master])
+    sq_s = float(out.split()[1])
+    print(f"  job alone: DuckDB {sq_d:.2f} s, Spark {sq_s:.2f} s")
+    ing = f"ingest {ingest_s / ingest_d:.2f}x, " if ingest_s and ingest_d else "ingest not measured (reused), "
+    print(f"ratio Spark/DuckDB (target: within 3x): {ing}P95 scan process {total_sp / total_d:.2f}x, alone "
+          f"{q_sp / q_d:.2f}x; Spark SQL P95 scan process {total_sq / total_d:.2f}x, alone {q_sq / q_d:.2f}x; "
+          f"summary job process {sum_s / sum_d:.2f}x, alone {sq_s / sq_d:.2f}x; load now {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

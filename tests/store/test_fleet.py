@@ -88,6 +88,12 @@ def test_duckdb_engine_layout_and_sizing(duckdb_out: Path) -> None:
     assert [(u["host"], u["month"], u["samples"], u["frame"]) for u in usage] == \
         [("aix5", "2026-11", 576, "9009-42A_784C1D0"), ("aix6", "2026-11", 288, "9009-42A_784C1D0")]
     assert [u["physc_p95"] for u in usage] == [p95 for _, _, _, p95 in months]
+    # The Spark engine's per-host-month summariser (numpy) gives the SQL's values.
+    by_item = [r for item in fleet.host_month_items(duckdb_out / "series") for r in fleet.summarise_item(item)]
+    assert [r[:3] for r in by_item] == [(u["host"], u["month"], u["frame"]) for u in usage]
+    for row, u in zip(by_item, usage):
+        for name, value in zip(u, row):
+            assert value == u[name] or value == pytest.approx(u[name], rel=1e-12), name
 
 
 def test_fleet_reads_nmon_like_the_store(duckdb_out: Path, tmp_path: Path) -> None:
@@ -122,7 +128,7 @@ def test_spark_engine_gives_identical_results(spark: Any, fleet_folder: Path, du
                                               tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
-    from lparscope.store.fleet_spark import ingest_spark, monthly_p95_spark, size_spark
+    from lparscope.store.fleet_spark import ingest_spark, monthly_p95_spark, monthly_p95_spark_sql, size_spark
 
     out = tmp_path / "spark"
     stats = ingest_spark(spark, fleet_folder, out)
@@ -142,7 +148,7 @@ def test_spark_engine_gives_identical_results(spark: Any, fleet_folder: Path, du
     assert all(close(a, b) for a, b in zip(spark_usage.to_pylist(), duck_usage.to_pylist()))
     assert sorted(pq.read_table(out / "findings.parquet").to_pylist(), key=key) == \
         sorted(pq.read_table(duckdb_out / "findings.parquet").to_pylist(), key=key)
-    spark_months = monthly_p95_spark(spark, out)
     duck_months = fleet.monthly_p95_duckdb(duckdb_out)
-    assert [r[:3] for r in spark_months] == [r[:3] for r in duck_months]
-    assert all(math.isclose(a[3], b[3], rel_tol=1e-12) for a, b in zip(spark_months, duck_months))
+    for spark_months in (monthly_p95_spark(spark, out), monthly_p95_spark_sql(spark, out)):
+        assert [r[:3] for r in spark_months] == [r[:3] for r in duck_months]
+        assert all(math.isclose(a[3], b[3], rel_tol=1e-12) for a, b in zip(spark_months, duck_months))

@@ -254,6 +254,38 @@ def usage_duckdb(out: Path) -> Any:
     return table
 
 
+def host_month_items(series_dir: Path) -> list[tuple[str, str, list[str]]]:
+    """(host, month, folders): the folders of each host-month (one, unless the host changed frame)."""
+    items: dict[tuple[str, str], list[str]] = {}
+    for folder in sorted(Path(series_dir).glob("frame=*/host=*/month=*")):
+        host, month = folder.parent.name[len("host="):], folder.name[len("month="):]
+        items.setdefault((host, month), []).append(str(folder))
+    return [(h, m, f) for (h, m), f in sorted(items.items())]
+
+
+def summarise_item(item: tuple[str, str, list[str]]) -> list[tuple]:
+    """usage.py summary rows of one host-month of the layout, read whole (a Spark task's work)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .series import arrow_schema
+    from .usage import summarise_arrays
+
+    host, _, folders = item
+    tables, frames = [], []
+    for folder in folders:
+        for path in sorted(Path(folder).glob("*.parquet")):
+            t = pq.read_table(path, schema=arrow_schema())
+            tables.append(t)
+            frames += [Path(folder).parent.parent.name[len("frame="):]] * t.num_rows
+    if not tables:
+        return []
+    table = pa.concat_tables(tables)
+    times = table.column("time").to_numpy().astype("datetime64[us]")
+    cols = {m: table.column(m).to_numpy(zero_copy_only=False).astype(float) for m in METRICS}
+    return summarise_arrays(host, np.array(frames, dtype=object), times, cols)
+
+
 def series_glob(out: Path) -> str:
     return str(Path(out) / "series" / "**" / "*.parquet").replace("'", "''")
 

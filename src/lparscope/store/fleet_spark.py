@@ -4,7 +4,8 @@ The driver lists the work items (fleet.work_items); executors run the very funct
 engine runs (fleet.recording_batch, fleet.collection_findings, fleet.size_arrow) through Arrow
 (``mapInArrow``), and Spark writes the series with ``partitionBy("frame", "host", "month")``: the
 same Hive layout and columns; host-months written by several tasks are then compacted to one file
-by fleet.compact, run on the executors. The usage summary (usage.py) is computed with Spark SQL. Findings and sizing are small (one row per finding or host): they
+by fleet.compact, run on the executors. The usage summary (usage.py) is computed per
+host-month (fleet.summarise_item): the same values as the DuckDB engine's SQL. Findings and sizing are small (one row per finding or host): they
 are collected and written as single Parquet files, like the DuckDB engine writes them.
 Spark binds its driver to 127.0.0.1 and runs without its web UI.
 """
@@ -127,8 +128,41 @@ def size_spark(spark: Any, out: Path) -> Any:
     return table
 
 
+def _summary_rows(spark: Any, out: Path) -> list[tuple]:
+    """usage.py rows of every host-month: each host-month is one work item, read whole by fleet.summarise_item.
+
+    The layout holds one file per host-month (compacted), so a host-month is read by one task and
+    its exact percentiles need no shuffle; Spark SQL's ``percentile`` (monthly_p95_spark_sql) gives
+    the same values and is kept as the reference, but hashes every value through the JVM.
+    """
+    items = fleet.host_month_items(Path(out) / "series")
+    if not items:
+        return []
+    slots = spark.sparkContext.defaultParallelism
+    rows = spark.sparkContext.parallelize(items, max(1, min(len(items), 4 * slots))).flatMap(fleet.summarise_item)
+    return sorted(rows.collect(), key=lambda r: (r[0], r[1]))
+
+
+def usage_spark(spark: Any, out: Path) -> Any:
+    """OUT/usage_monthly.parquet with Spark: the columns and values of usage.SUMMARY_SQL."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from . import usage
+
+    rows = _summary_rows(spark, out)
+    table = pa.Table.from_pylist([dict(zip(usage.NAMES, r)) for r in rows], schema=usage.arrow_schema())
+    pq.write_table(table, Path(out) / "usage_monthly.parquet")
+    return table
+
+
 def monthly_p95_spark(spark: Any, out: Path) -> list[tuple]:
-    """"P95 physc per partition per month" with Spark SQL (exact percentile, linear interpolation)."""
+    """"P95 physc per partition per month" from the raw layout with Spark (a task per host-month)."""
+    return [(r[0], r[1], r[6], r[9]) for r in _summary_rows(spark, out) if r[6]]
+
+
+def monthly_p95_spark_sql(spark: Any, out: Path) -> list[tuple]:
+    """The same with Spark SQL (exact ``percentile``, linear interpolation; slower: see _summary_rows)."""
     from pyspark.sql import functions as F
 
     df = spark.read.parquet(str(Path(out) / "series")).drop("month")
@@ -137,38 +171,3 @@ def monthly_p95_spark(spark: Any, out: Path) -> list[tuple]:
              .agg(F.count("*").alias("samples"), F.percentile("physc", 0.95).alias("p95"))
              .orderBy("host", "month").collect())
     return [(r["host"], r["month"], r["samples"], r["p95"]) for r in got]
-
-
-def usage_spark(spark: Any, out: Path) -> Any:
-    """OUT/usage_monthly.parquet with Spark SQL: the columns and definitions of usage.SUMMARY_SQL."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-    from pyspark.sql import functions as F
-
-    from . import usage
-
-    def ok(c: Any) -> Any:  # NaN -> null; aggregates skip nulls, as the FILTER clauses of the SQL do
-        return F.when(~F.isnan(c), c)
-
-    physc = ok(F.col("physc"))
-    busy = ok(F.col("cpu_user") + F.col("cpu_sys"))
-    mem = ok(F.col("mem_real_total_mb") - F.col("mem_real_free_mb"))
-    df = spark.read.parquet(str(Path(out) / "series")).drop("month")
-    got = (df.groupBy("host", F.date_format("time", "yyyy-MM").alias("month"))
-             .agg(F.max_by("frame", "time").alias("frame"), F.min("time").alias("first_time"),
-                  F.max("time").alias("last_time"), F.count(F.lit(1)).alias("snapshots"),
-                  F.count(physc).alias("samples"), F.avg(physc).alias("physc_mean"),
-                  F.percentile(physc, list(usage.QUANTILES)).alias("pq"), F.max(physc).alias("physc_peak"),
-                  F.percentile(busy, 0.95).alias("busy_pct_p95"), F.max(busy).alias("busy_pct_peak"),
-                  F.percentile(mem, 0.95).alias("mem_used_mb_p95"), F.max(mem).alias("mem_used_mb_peak"),
-                  F.max(ok(F.col("entitled"))).alias("entitled_max"))
-             .collect())
-    rows = []
-    for r in sorted(got, key=lambda r: (r["host"], r["month"])):
-        d = r.asDict()
-        q = d.pop("pq") or [None] * len(usage.QUANTILES)
-        d.update(physc_p50=q[0], physc_p95=q[1], physc_p99=q[2])
-        rows.append(d)
-    table = pa.Table.from_pylist(rows, schema=usage.arrow_schema())
-    pq.write_table(table, Path(out) / "usage_monthly.parquet")
-    return table

@@ -140,3 +140,39 @@ def arrow_schema():  # type: ignore[no-untyped-def]
 
     kinds = {"VARCHAR": pa.string(), "TIMESTAMP": pa.timestamp("us"), "BIGINT": pa.int64(), "DOUBLE": pa.float64()}
     return pa.schema([(c, kinds[t]) for c, t in COLUMNS])
+
+
+def _stats(v: Any, quantiles: tuple[float, ...]) -> tuple:
+    """(count, mean, *quantiles, peak) of the finite values of ``v``; None where there are none."""
+    import numpy as np
+
+    v = v[~np.isnan(v)]
+    if not v.size:
+        return (0, None, *(None for _ in quantiles), None)
+    q = np.percentile(v, [100 * x for x in quantiles])  # linear interpolation, as quantile_cont
+    return (int(v.size), float(v.mean()), *(float(x) for x in q), float(v.max()))
+
+
+def summarise_arrays(host: str, frames: Any, times: Any, cols: dict[str, Any]) -> list[tuple]:
+    """The summary rows (COLUMNS order) of one host's snapshots, with numpy: SUMMARY_SQL's definitions.
+
+    ``frames``: the frame of each snapshot; ``times``: datetime64[us]; ``cols``: float arrays of the
+    metrics (NaN = missing). Used by the Spark engine, whose tasks each read one host-month.
+    """
+    import numpy as np
+
+    months = times.astype("datetime64[M]")
+    rows = []
+    for month in np.unique(months):
+        m = months == month
+        t = times[m]
+        pick = {k: v[m] for k, v in cols.items()}
+        n, mean, p50, p95, p99, peak = _stats(pick["physc"], QUANTILES)
+        _, _, busy95, busy_peak = _stats(pick["cpu_user"] + pick["cpu_sys"], (0.95,))
+        _, _, mem95, mem_peak = _stats(pick["mem_real_total_mb"] - pick["mem_real_free_mb"], (0.95,))
+        ent = pick["entitled"][~np.isnan(pick["entitled"])]
+        last = int(np.argmax(t))  # first of the newest snapshots, as arg_max
+        rows.append((host, str(month), str(frames[m][last]), t.min().item(), t.max().item(), int(m.sum()), n,
+                     mean, p50, p95, p99, peak, busy95, busy_peak, mem95, mem_peak,
+                     float(ent.max()) if ent.size else None))
+    return rows
