@@ -29,8 +29,15 @@ def available() -> str | None:
 
 
 def session(master: str = "local[*]", shuffle_partitions: int = 8) -> Any:
+    import os
+    import sys
+
     from pyspark.sql import SparkSession
 
+    if master.startswith("local") and not os.environ.get("PYSPARK_PYTHON"):
+        # Local workers run this very interpreter (the one lparscope and its dependencies are
+        # installed in), not whatever "python3" is first on PATH (PySpark reads the variable).
+        os.environ["PYSPARK_PYTHON"] = sys.executable
     return (SparkSession.builder.master(master).appName("lparscope-fleet")
             .config("spark.ui.enabled", "false")
             .config("spark.driver.host", "127.0.0.1")
