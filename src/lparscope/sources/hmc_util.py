@@ -139,7 +139,7 @@ def util_records(result: hc.ReadResult, sec: hc.Section) -> list[object]:
 
 # --- lshmc -----------------------------------------------------------------------------
 
-_VERSION_LINE = re.compile(r"^\s*(?P<key>Version|Release|Service Pack|HMC Build level)\s*:?\s*(?P<value>\S.*?)\s*$", re.I)
+_VERSION_LINE = re.compile(r"^\s*(?P<key>Version|Release|Service Pack|HMC Build level)\s*(?::\s*)?(?P<value>\S(?:.*\S)?)\s*$", re.I)
 
 
 def info_from(attrs: dict[str, str], line: int, lines: dict[str, int]) -> HmcInfo:
