@@ -32,6 +32,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
 
@@ -180,6 +181,63 @@ fn classify(line: &[u8]) -> Line {
     Line::Text
 }
 
+// --- snapshot time lines ------------------------------------------------------------------
+
+/// A ZZZZ line in its usual form, `ZZZZ,Tnnnn,hh:mm:ss,date` (exactly four fields, no spaces
+/// around them, a valid time of day): (snapshot, digits of the snapshot field, seconds of the
+/// day, date text). Any other form is left to Python as text (`lparscope.nmon.snapshots`).
+fn zzzz(line: &[u8]) -> Option<(u32, u8, i32, &[u8])> {
+    let rest = line.strip_prefix(b"ZZZZ,T")?;
+    let c1 = memchr::memchr(b',', rest)?;
+    let digits = &rest[..c1];
+    if digits.is_empty() || digits.len() > 9 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let snap = digits.iter().fold(0u32, |v, c| v * 10 + (c - b'0') as u32);
+    let rest = &rest[c1 + 1..];
+    let hms = rest.get(..9)?;
+    let num = |i: usize| -> Option<i32> {
+        let (a, b) = (hms[i].wrapping_sub(b'0'), hms[i + 1].wrapping_sub(b'0'));
+        (a < 10 && b < 10).then_some((a * 10 + b) as i32)
+    };
+    if hms[2] != b':' || hms[5] != b':' || hms[8] != b',' {
+        return None;
+    }
+    let (h, m, sec) = (num(0)?, num(3)?, num(6)?);
+    if h > 23 || m > 59 || sec > 59 {
+        return None;
+    }
+    let date = &rest[9..];
+    let printable = |c: &u8| (0x21..=0x7e).contains(c);
+    if !date.first().is_some_and(printable) || !date.last().is_some_and(printable)
+        || !date.iter().all(|c| *c == b' ' || printable(c)) || date.contains(&b',')
+    {
+        return None;
+    }
+    Some((snap, digits.len() as u8, h * 3600 + m * 60 + sec, date))
+}
+
+// --- a small fast hash for section names and dates ----------------------------------------
+
+#[derive(Default)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
 // --- input --------------------------------------------------------------------------------
 
 enum Input<'a> {
@@ -241,12 +299,30 @@ struct Row {
     nf: u32,   // field count
     line: u32, // line number inside the block (1-based)
     start: u32,
-    end: u32,
+}
+
+/// A data row as pass 2 needs it: its section (global) and where it starts in its block (it
+/// ends at the next line end). Kept small: a long recording has millions of rows.
+#[derive(Clone, Copy)]
+struct Slot {
+    sec: u32,
+    start: u32,
+}
+
+/// A ZZZZ line read by [`zzzz`] (date: lane-local index in pass 1, global after it).
+#[derive(Clone, Copy)]
+struct Zrow {
+    line: u32, // line inside the block (1-based)
+    snap: u32,
+    digits: u8,
+    sod: i32,
+    date: u32,
 }
 
 #[derive(Default)]
 struct Block {
     rows: Vec<Row>,
+    zzzz: Vec<Zrow>,
     text: Vec<(u32, Vec<u8>)>, // (line inside the block, bytes) of the lines that are not rows
     lines: u32,
     first_cr: u32, // line inside the block of the first carriage return, 0 when none
@@ -257,7 +333,9 @@ struct Block {
 struct Lane {
     names: Vec<Vec<u8>>,
     top: Vec<bool>,
-    index: HashMap<Vec<u8>, u32>,
+    index: FxMap<Vec<u8>, u32>,
+    dates: Vec<Vec<u8>>,
+    date_index: FxMap<Vec<u8>, u32>,
     blocks: Vec<(usize, Block)>,
 }
 
@@ -265,7 +343,20 @@ impl Lane {
     fn line(&mut self, blk: &mut Block, line: &[u8], start: usize, rel: u32, force_text: bool) {
         let class = if force_text { Line::Text } else { classify(line) };
         match class {
-            Line::Text => blk.text.push((rel, line.to_vec())),
+            Line::Text => match (force_text, zzzz(line)) {
+                (false, Some((snap, digits, sod, date))) => {
+                    let id = match self.date_index.get(date) {
+                        Some(&i) => i,
+                        None => {
+                            self.dates.push(date.to_vec());
+                            self.date_index.insert(date.to_vec(), self.dates.len() as u32 - 1);
+                            self.dates.len() as u32 - 1
+                        }
+                    };
+                    blk.zzzz.push(Zrow { line: rel, snap, digits, sod, date: id });
+                }
+                _ => blk.text.push((rel, line.to_vec())),
+            },
             Line::Row { tag_end, snap, top } => {
                 let tag = &line[..tag_end];
                 let sec = match self.index.get(tag) {
@@ -278,8 +369,7 @@ impl Lane {
                     }
                 };
                 let nf = line.iter().filter(|&&c| c == b',').count() as u32 + 1;
-                let end = start + line.len();
-                blk.rows.push(Row { sec, snap, nf, line: rel, start: start as u32, end: end as u32 });
+                blk.rows.push(Row { sec, snap, nf, line: rel, start: start as u32 });
             }
         }
     }
@@ -289,13 +379,14 @@ impl Lane {
         let mut blk = Block::default();
         let mut rel: u32 = 0;
         let mut pos = 0;
+        let any_cr = memchr::memchr(b'\r', data).is_some();
         while pos < data.len() {
             let nl = memchr::memchr(b'\n', &data[pos..]).map(|i| pos + i);
             let seg_start = pos;
             let seg = &data[pos..nl.unwrap_or(data.len())];
             pos = nl.map_or(data.len(), |i| i + 1);
             let last_seg = eof && pos >= data.len();
-            if memchr::memchr(b'\r', seg).is_none() {
+            if !any_cr || memchr::memchr(b'\r', seg).is_none() {
                 rel += 1;
                 self.line(&mut blk, seg, seg_start, rel, last_seg && !ends_clean);
                 continue;
@@ -364,18 +455,18 @@ fn for_blocks<T: Send>(
 struct Target {
     plain: bool, // value fields are 2, 3, ... and no text fields
     ptr: *mut f64,
-    rows: usize,
+    ncols: usize, // values are row-major: row r, column j at r * ncols + j
     slot: Vec<i32>, // field -> value column (>= 0), text column (-2 - k), or -1 (skipped)
     value_fields: Vec<usize>,
 }
 unsafe impl Send for Target {}
 unsafe impl Sync for Target {}
 
-fn note_bad(ex: &mut Extra, sec: u32, rel: u32, field: usize, tok: &[u8]) {
+fn note_bad(ex: &mut Extra, sec: u32, row: u32, field: usize, tok: &[u8]) {
     let n = ex.bad_count.entry(sec).or_insert(0);
     *n += 1;
     if *n as usize <= BAD_KEEP {
-        ex.bad.push((sec, rel, field as u32, tok.to_vec()));
+        ex.bad.push((sec, row, field as u32, tok.to_vec()));
     }
 }
 
@@ -383,7 +474,7 @@ fn note_bad(ex: &mut Extra, sec: u32, rel: u32, field: usize, tok: &[u8]) {
 #[derive(Default)]
 struct Extra {
     text: Vec<(u32, u32, u32, Vec<u8>)>, // (section, row, text column, bytes)
-    bad: Vec<(u32, u32, u32, Vec<u8>)>,  // (section, line in block, field, raw): first BAD_KEEP per section
+    bad: Vec<(u32, u32, u32, Vec<u8>)>,  // (section, row, field, raw): first BAD_KEEP per section
     bad_count: HashMap<u32, u64>,
 }
 
@@ -429,7 +520,7 @@ fn next_number<'a>(line: &'a [u8], i: &mut usize) -> Result<f64, &'a [u8]> {
 }
 
 /// Parse one row into its section's columns (row `r`).
-fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, rel: u32, ex: &mut Extra) {
+fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, ex: &mut Extra) {
     let len = line.len();
     if t.plain {
         // The usual section: field f >= 2 is value column f - 2 (skip the tag and Tnnnn).
@@ -441,16 +532,16 @@ fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, rel: u32, ex: &mut Extr
         let ncols = t.value_fields.len();
         while i <= len && j < ncols {
             let v = next_number(line, &mut i).unwrap_or_else(|tok| {
-                note_bad(ex, sec, rel, j + 2, tok);
+                note_bad(ex, sec, r as u32, j + 2, tok);
                 f64::NAN
             });
             // SAFETY: j < columns and r < rows; only this thread writes row r.
-            unsafe { *t.ptr.add(j * t.rows + r) = v };
+            unsafe { *t.ptr.add(r * t.ncols + j) = v };
             j += 1;
             i += 1;
         }
         for j in j..ncols {
-            unsafe { *t.ptr.add(j * t.rows + r) = f64::NAN };
+            unsafe { *t.ptr.add(r * t.ncols + j) = f64::NAN };
         }
         return;
     }
@@ -463,11 +554,11 @@ fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, rel: u32, ex: &mut Extr
             i = memchr::memchr(b',', &line[i..]).map_or(len, |e| i + e);
         } else if slot >= 0 {
             let v = next_number(line, &mut i).unwrap_or_else(|tok| {
-                note_bad(ex, sec, rel, f, tok);
+                note_bad(ex, sec, r as u32, f, tok);
                 f64::NAN
             });
             // SAFETY: column `slot` < columns and r < rows; only this thread writes row r.
-            unsafe { *t.ptr.add(slot as usize * t.rows + r) = v };
+            unsafe { *t.ptr.add(r * t.ncols + slot as usize) = v };
         } else {
             i = memchr::memchr(b',', &line[i..]).map_or(len, |e| i + e);
             ex.text.push((sec, r as u32, (-2 - slot) as u32, line[fs..i].to_vec()));
@@ -483,7 +574,7 @@ fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, rel: u32, ex: &mut Extr
         if vf < f {
             break;
         }
-        unsafe { *t.ptr.add(j * t.rows + r) = f64::NAN };
+        unsafe { *t.ptr.add(r * t.ncols + j) = f64::NAN };
     }
 }
 
@@ -516,7 +607,10 @@ where
 /// ``Scanner(source, ends_clean, threads=0, block=0)`` runs pass 1: it finds every line, the
 /// data rows of each section (``sections``: dicts with ``name``, ``top``, and per row
 /// ``lines``, ``snaps``, ``nfields`` as numpy arrays) and the other lines (``text``: a list
-/// of (line, bytes)); ``lines`` is the line count, ``cr_line`` the first line with a carriage
+/// of (line, bytes)) but the ZZZZ lines of the usual form ``ZZZZ,Tnnnn,hh:mm:ss,date``, which
+/// are read here (``zzzz``: a dict of numpy arrays ``lines``, ``snaps``, ``digits`` (of the
+/// snapshot field), ``sods`` (seconds of the day), ``dates`` (index into ``date_names``));
+/// ``lines`` is the line count, ``cr_line`` the first line with a carriage
 /// return (0 when none). Python reads the text (headers ...) and decides the columns of each
 /// section; ``values(layouts)`` then runs pass 2 and parses the rows. ``threads``: 0 = one per
 /// core; ``block``: bytes per block (0 = 8 MiB).
@@ -526,9 +620,8 @@ struct Scanner {
     block: u64,
     nblocks: usize,
     threads: usize,
-    rows: Vec<Vec<Row>>,  // per block, sections numbered globally
+    rows: Vec<Vec<Slot>>, // per block, sections numbered globally
     base: Vec<Vec<u32>>,  // per block, per section: rows in earlier blocks
-    offset: Vec<u64>,     // per block: lines before it
     sec_rows: Vec<usize>, // per section
     #[pyo3(get)]
     lines: u64,
@@ -538,16 +631,30 @@ struct Scanner {
     text: Py<PyList>,
     #[pyo3(get)]
     sections: Py<PyList>,
+    #[pyo3(get)]
+    zzzz: Py<PyDict>,
 }
 
 struct Pass1 {
     names: Vec<(Vec<u8>, bool)>,
-    rows: Vec<Vec<Row>>,
+    rows: Vec<Vec<Slot>>,
     base: Vec<Vec<u32>>,
     offset: Vec<u64>,
     text: Vec<(i64, Vec<u8>)>,
     cr_line: u64,
     per_sec: Vec<(Vec<i64>, Vec<i64>, Vec<i32>)>,
+    dates: Vec<Vec<u8>>,
+    zzzz: Zcols,
+}
+
+/// The ZZZZ lines read in native code, one entry each, in file order.
+#[derive(Default)]
+struct Zcols {
+    lines: Vec<i64>,
+    snaps: Vec<i64>,
+    digits: Vec<i32>,
+    sods: Vec<i64>,
+    dates: Vec<i32>,
 }
 
 fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: bool) -> std::io::Result<Pass1> {
@@ -571,7 +678,19 @@ fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: 
     let mut blocks: Vec<Option<Block>> = (0..nblocks).map(|_| None).collect();
     let mut names: Vec<(Vec<u8>, bool)> = Vec::new();
     let mut global: HashMap<Vec<u8>, u32> = HashMap::new();
+    let mut dates: Vec<Vec<u8>> = Vec::new();
+    let mut date_ids: HashMap<Vec<u8>, u32> = HashMap::new();
     for mut lane in lanes {
+        let date_map: Vec<u32> = lane
+            .dates
+            .iter()
+            .map(|d| {
+                *date_ids.entry(d.clone()).or_insert_with(|| {
+                    dates.push(d.clone());
+                    dates.len() as u32 - 1
+                })
+            })
+            .collect();
         let map: Vec<u32> = lane
             .names
             .iter()
@@ -587,6 +706,9 @@ fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: 
             for row in &mut blk.rows {
                 row.sec = map[row.sec as usize];
             }
+            for z in &mut blk.zzzz {
+                z.date = date_map[z.date as usize];
+            }
             blocks[b] = Some(blk);
         }
     }
@@ -598,6 +720,7 @@ fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: 
     let mut text = Vec::new();
     let mut cr_line = 0;
     let mut rows = Vec::with_capacity(nblocks);
+    let mut zzzz = Zcols::default();
     for (b, blk) in blocks.into_iter().enumerate() {
         let blk = blk.unwrap_or_default();
         offset[b + 1] = offset[b] + blk.lines as u64;
@@ -613,9 +736,16 @@ fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: 
             s.2.push(row.nf as i32);
         }
         text.extend(blk.text.into_iter().map(|(rel, t)| ((offset[b] + rel as u64) as i64, t)));
-        rows.push(blk.rows);
+        for z in &blk.zzzz {
+            zzzz.lines.push((offset[b] + z.line as u64) as i64);
+            zzzz.snaps.push(z.snap as i64);
+            zzzz.digits.push(z.digits as i32);
+            zzzz.sods.push(z.sod as i64);
+            zzzz.dates.push(z.date as i32);
+        }
+        rows.push(blk.rows.iter().map(|r| Slot { sec: r.sec, start: r.start }).collect());
     }
-    Ok(Pass1 { names, rows, base, offset, text, cr_line, per_sec })
+    Ok(Pass1 { names, rows, base, offset, text, cr_line, per_sec, dates, zzzz })
 }
 
 #[pymethods]
@@ -652,6 +782,14 @@ impl Scanner {
             d.set_item("nfields", PyArray1::from_vec_bound(py, nfields))?;
             sections.append(d)?;
         }
+        let z = PyDict::new_bound(py);
+        z.set_item("lines", PyArray1::from_vec_bound(py, p.zzzz.lines))?;
+        z.set_item("snaps", PyArray1::from_vec_bound(py, p.zzzz.snaps))?;
+        z.set_item("digits", PyArray1::from_vec_bound(py, p.zzzz.digits))?;
+        z.set_item("sods", PyArray1::from_vec_bound(py, p.zzzz.sods))?;
+        z.set_item("dates", PyArray1::from_vec_bound(py, p.zzzz.dates))?;
+        let names: Vec<String> = p.dates.iter().map(|d| String::from_utf8_lossy(d).into_owned()).collect();
+        z.set_item("date_names", PyList::new_bound(py, names))?;
         Ok(Scanner {
             src,
             block,
@@ -660,11 +798,11 @@ impl Scanner {
             lines: *p.offset.last().unwrap_or(&0),
             rows: p.rows,
             base: p.base,
-            offset: p.offset,
             sec_rows,
             cr_line: p.cr_line,
             text: text.unbind(),
             sections: sections.unbind(),
+            zzzz: z.unbind(),
         })
     }
 
@@ -672,7 +810,7 @@ impl Scanner {
     /// fields (field 0 is the tag). Returns per section (values, text, bad, bad_count): a
     /// (len(value_fields), rows) float64 array (NaN: empty, missing or not a number), a dict
     /// field -> list of str (one per row, "" when the row is shorter), the first values that are
-    /// not numbers as (line, field, text) in file order, and their count.
+    /// not numbers as (row, field, text) in file order, and their count.
     fn values<'py>(&self, py: Python<'py>, layouts: Vec<(Vec<usize>, Vec<usize>)>) -> PyResult<Bound<'py, PyList>> {
         let mut bufs: Vec<Vec<f64>> = Vec::new();
         let mut targets = Vec::new();
@@ -689,10 +827,10 @@ impl Scanner {
             // Zeroed memory comes from the system untouched: the threads fill it in parallel.
             let mut buf = vec![0.0f64; rows * vf.len()];
             let plain = tf.is_empty() && vf.iter().enumerate().all(|(j, &f)| f == j + 2);
-            targets.push(Target { plain, ptr: buf.as_mut_ptr(), rows, slot, value_fields: vf.clone() });
+            targets.push(Target { plain, ptr: buf.as_mut_ptr(), ncols: vf.len(), slot, value_fields: vf.clone() });
             bufs.push(buf);
         }
-        let (rows, base, offset, targets_ref) = (&self.rows, &self.base, &self.offset, &targets);
+        let (rows, base, targets_ref) = (&self.rows, &self.base, &targets);
         let (nblocks, threads, block) = (self.nblocks, self.threads, self.block);
         let extras: Vec<Extra> = with_input(py, &self.src, |input| {
             for_blocks(nblocks, threads, |b, buf| {
@@ -706,12 +844,9 @@ impl Scanner {
                     let s = row.sec as usize;
                     let r = (base[b][s] + seen[s]) as usize;
                     seen[s] += 1;
-                    let line = &data[row.start as usize..row.end as usize];
-                    fill_row(&targets_ref[s], line, row.sec, r, row.line, &mut ex);
-                }
-                // lines inside the block -> lines of the file
-                for bad in &mut ex.bad {
-                    bad.1 = (offset[b] + bad.1 as u64) as u32;
+                    let start = row.start as usize;
+                    let end = memchr::memchr2(b'\n', b'\r', &data[start..]).map_or(data.len(), |i| start + i);
+                    fill_row(&targets_ref[s], &data[start..end], row.sec, r, &mut ex);
                 }
                 Ok(ex)
             })
@@ -727,9 +862,9 @@ impl Scanner {
             for (s, r, k, t) in ex.text {
                 texts[s as usize][k as usize][r as usize] = String::from_utf8_lossy(&t).into_owned();
             }
-            for (s, line, f, raw) in ex.bad {
+            for (s, row, f, raw) in ex.bad {
                 if bad[s as usize].len() < BAD_KEEP {
-                    bad[s as usize].push((line as i64, f, raw));
+                    bad[s as usize].push((row as i64, f, raw));
                 }
             }
             for (s, n) in ex.bad_count {
@@ -740,7 +875,7 @@ impl Scanner {
         for (s, buf) in bufs.into_iter().enumerate() {
             let (vf, tf) = &layouts[s];
             let rows = self.sec_rows[s];
-            let values = PyArray1::from_vec_bound(py, buf).reshape([vf.len(), rows])?;
+            let values = PyArray1::from_vec_bound(py, buf).reshape([rows, vf.len()])?;
             let text = PyDict::new_bound(py);
             for (k, &f) in tf.iter().enumerate() {
                 text.set_item(f, PyList::new_bound(py, std::mem::take(&mut texts[s][k])))?;

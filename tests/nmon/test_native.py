@@ -118,6 +118,11 @@ def _variants() -> dict[str, bytes]:
         "utf8": d + "UARG,T0003,1,1,cmd,1,usér,grp,/bin/é x,y\n".encode(),
         "empty_fields": d + b"ZZZZ,T0004,00:20:01,04-MAR-2024\nCPU01,T0004\nCPU02,T0004,\nMEM,T0004,,,,\n",
         "time_only": re.sub(rb"(?m)^(ZZZZ,T\d+,[\d:]+),.*$", rb"\1", d) + b"ZZZZ,T0004,00:00:05\n",
+        # ZZZZ lines the native core splits itself (the usual form) mixed with others it leaves as text
+        "zzzz_mixed": d.replace(b"ZZZZ,T0002,", b"ZZZZ, T0002 ,", 1).replace(b"ZZZZ,T0003,00:15:01", b"ZZZZ,T0003,25:15:01", 1),
+        "zzzz_bad_date": d.replace(b"04-MAR-2024", b"31-FOO-2024"),
+        "zzzz_iso_and_extra_field": d.replace(b",04-MAR-2024\n", b",2024-03-04\n").replace(b"ZZZZ,T0001,", b"ZZZZ,T01,", 1)
+                                    + b"ZZZZ,T0004,00:20:01,2024-03-04,x\nZZZZ,T0005,1:20:01,2024-03-04\n",
         "time_only_no_date": re.sub(rb"(?m)^(ZZZZ,T\d+,[\d:]+),.*$", rb"\1", d).replace(b"AAA,date,", b"AAA,day,"),
     }
 

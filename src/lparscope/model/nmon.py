@@ -9,22 +9,23 @@ for standalone command outputs.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from ..numbers import finite_float
+import numpy as np
+
+from ..numbers import LIMIT
 from .estate import Evidence, Host, Series
 
 
-def _col(table: Any, *names: str) -> list[float] | None:
+def _col(table: Any, *names: str) -> list[float | None] | None:
+    """The first of the columns present, each value finite and within range or None (as
+    ``finite_float``, for a whole column at once)."""
     for name in names:
         if name in getattr(table, "columns", []):
-            return [float(v) for v in table.column(name)]
+            a = np.asarray(table.column(name), dtype=np.float64)
+            ok = (np.isfinite(a) & (np.abs(a) <= LIMIT)).tolist()
+            return [v if k else None for v, k in zip(a.tolist(), ok)]
     return None
-
-
-def _num(v: float) -> float | None:
-    return finite_float(v)
 
 
 def apply_recording(host: Host, rec: Any, path: str) -> None:
@@ -43,21 +44,21 @@ def apply_recording(host: Host, rec: Any, path: str) -> None:
     pool = _col(lpar, "poolCPUs")
     series = Series()
     first = getattr(lpar, "first_line", 1) or 1
-    row_lines = [int(x) for x in getattr(lpar, "lines", [])]
+    row_lines = [int(x) for x in np.asarray(getattr(lpar, "lines", []), dtype=np.int64).tolist()]
     for i, pc in enumerate(physc):
-        row: dict[str, float | None] = {"physc": _num(pc)}
-        ent = _num(entitled[i]) if entitled else None
-        if ent and row["physc"] is not None:
-            row["%entc"] = row["physc"] / ent * 100.0  # type: ignore[operator]
+        row: dict[str, float | None] = {"physc": pc}
+        ent = entitled[i] if entitled else None
+        if ent and pc is not None:
+            row["%entc"] = pc / ent * 100.0
         if vps:
-            row["vp"] = _num(vps[i])
+            row["vp"] = vps[i]
         if pool:
-            row["pool"] = _num(pool[i])
+            row["pool"] = pool[i]
         series.samples.append(row)
         line = int(row_lines[i]) if i < len(row_lines) else first
         series.evidence.append(Evidence(path, line, f"LPAR snapshot {i + 1}"))
     if entitled:
-        last = next((e for e in map(_num, reversed(entitled)) if e is not None), None)
+        last = next((e for e in reversed(entitled) if e is not None), None)
         if last is not None:
             series.config["ent"] = f"{last:.2f}"
     host.cpu = series

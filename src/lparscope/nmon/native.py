@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .snapshots import ReadLines
+
 try:
     from .. import _nmon_native as core
 except ImportError:  # built only when a Rust toolchain was there at install time
@@ -65,6 +67,8 @@ def read_into(r: "Routing", src: "Source") -> None:
     r.rec.lines = total
     for line, raw in scan.text:  # AAA, BBB*, ZZZZ, headers, ERROR ... read exactly as by the pure path
         r._text_line(line, raw.decode("utf-8", "replace"), line == total)
+    z = scan.zzzz  # the ZZZZ lines of the usual form, split natively
+    r.snapshots.add_read(ReadLines(z["lines"], z["snaps"], z["digits"], z["sods"], z["dates"], z["date_names"]))
     # The columns of each section (from its header and its rows), then pass 2 (native): the values.
     secs = []
     for s in scan.sections:
@@ -81,10 +85,11 @@ def read_into(r: "Routing", src: "Source") -> None:
     results = scan.values([(sec.value_fields, sec.text_fields) for sec in secs])
     del scan
     for sec, (values, text, bad, count) in zip(secs, results):
-        sec.values = values.T  # rows x value fields, Fortran order
+        sec.values = values  # rows x value fields
         sec.text = {f: np.array(text[f], dtype=object) for f in sec.text_fields}
-        if count:
-            r.bad_values(sec, bad, count)
+        if count:  # rows of the section -> lines of the file
+            lines = sec.line_parts[0]
+            r.bad_values(sec, [(int(lines[row]), f, raw) for row, f, raw in bad], count)
     for sec in r.by_id:  # sections with a header but no rows
         if sec.values is None:
             r.layout(sec, 2)

@@ -36,9 +36,11 @@ from __future__ import annotations
 
 import os
 
+from functools import cache
+
 from . import native
 from .model import NmonRecording
-from .purepath import PurePasses, read_pure
+from .routing import Routing
 from .source import Source, is_nmon, looks_like_records, tame_malloc
 from .state import apply_tail_rows
 from .tables import Tables
@@ -46,14 +48,25 @@ from .tables import Tables
 __all__ = ["is_nmon", "read_nmon"]
 
 
-class _Reader(PurePasses, Tables):
-    """One read: the state, the text-line routing, the pure passes and the table assembly."""
+class _Reader(Routing, Tables):
+    """One read: the state, the text-line routing and the table assembly (the native core's passes)."""
+
+
+@cache
+def _pure_reader() -> type:
+    """The reader with the pure passes (imported only when used: they import pyarrow)."""
+    from .purepath import PurePasses
+
+    class _PureReader(PurePasses, Tables):
+        """One read: the state, the text-line routing, the pure passes and the table assembly."""
+
+    return _PureReader
 
 
 def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None) -> NmonRecording:
     """Read an nmon recording (path or bytes, plain or gzip) into an :class:`NmonRecording`."""
     tame_malloc()
-    r = _Reader(tz)
+    r = _Reader(tz) if native.enabled() else _pure_reader()(tz)
     src = Source(source, r.rec.warnings)
     r.rec.bytes_read = src.size
     if src.size == 0 or (src.data is not None and not src.data.strip()):
@@ -75,6 +88,8 @@ def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None) -> 
         del first, chunks
         native.read_into(r, src)
     else:
+        from .purepath import read_pure
+
         read_pure(r, src, first, has_cr, chunks)
     apply_tail_rows(r)
     r.finish()

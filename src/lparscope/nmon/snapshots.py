@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 
 import numpy as np
@@ -85,14 +86,55 @@ def _seconds_of_day(hms: str) -> int | None:
     return h * 3600 + m * 60 + s
 
 
+@dataclass
+class ReadLines:
+    """ZZZZ lines of the usual form ``ZZZZ,Tnnnn,hh:mm:ss,date`` already split by the native core:
+    per line its number, snapshot, digits of the ``Tnnnn`` field, seconds of the day (a valid
+    time) and date (index into ``date_names``), in file order."""
+
+    lines: np.ndarray
+    snaps: np.ndarray
+    digits: np.ndarray
+    sods: np.ndarray
+    dates: np.ndarray
+    date_names: list[str]
+
+    def tokens(self) -> list[str]:
+        return [f"T{s:0{d}d}" for s, d in zip(self.snaps.tolist(), self.digits.tolist())]
+
+    def as_pending(self) -> list[tuple[int, list[str]]]:
+        """The same lines as the text route gives them (fields exactly as written)."""
+        hms = [f"{s // 3600:02d}:{s // 60 % 60:02d}:{s % 60:02d}" for s in self.sods.tolist()]
+        names = self.date_names
+        return [(line, ["ZZZZ", t, h, names[d]])
+                for line, t, h, d in zip(self.lines.tolist(), self.tokens(), hms, self.dates.tolist())]
+
+
 class Snapshots:
     """The ZZZZ lines of one file, in file order; :meth:`resolve` turns them into times."""
 
     def __init__(self) -> None:
         self.pending: list[tuple[int, list[str]]] = []  # (line, fields) of each ZZZZ line
+        self.read: ReadLines | None = None  # lines already split (native core)
 
     def add(self, line: int, parts: list[str]) -> None:
         self.pending.append((line, parts))
+
+    def add_read(self, read: ReadLines) -> None:
+        """Lines of the usual form, already split; merged with the others by line number."""
+        self.read = read
+
+    def _in_bulk(self, zone: tzinfo | None) -> tuple[dict[str, datetime], np.ndarray, np.ndarray] | None:
+        """The times without a loop per line, when every ZZZZ line has the usual form, every date
+        reads and the snapshots strictly increase (nothing to warn about); None otherwise."""
+        read = self.read
+        if read is None or self.pending or not len(read.snaps):
+            return None
+        day_of = [_day(d) for d in read.date_names]
+        if any(d is None for d in day_of) or not bool((np.diff(read.snaps) > 0).all()):
+            return None
+        secs = np.array(day_of, np.int64)[read.dates] * 86400 + read.sods.astype(np.int64)
+        return _times(read.tokens(), secs, read.snaps.astype(np.int64), secs, zone)
 
     def resolve(self, warn: Callable[..., None], zone: tzinfo | None, header: dict[str, str] | None = None
                 ) -> tuple[dict[str, datetime], np.ndarray, np.ndarray]:
@@ -100,6 +142,13 @@ class Snapshots:
 
         ``header`` (the AAA fields) gives the day of ZZZZ lines that carry only a time.
         """
+        fast = self._in_bulk(zone)
+        if fast is not None:
+            self.read = None
+            return fast
+        if self.read is not None:  # merged with the text route's lines, in file order
+            self.pending = sorted(self.pending + self.read.as_pending(), key=lambda p: p[0])
+            self.read = None
         days: dict[str, int | None] = {}
         seen_line: dict[int, int] = {}  # snapshot -> line of its (last) ZZZZ
         secs: dict[int, int] = {}  # snapshot -> local seconds since the epoch
@@ -147,13 +196,19 @@ class Snapshots:
             order[token] = snap
         self.pending = []
         keys = np.array(sorted(secs), np.int64)
-        local = np.array([secs[k] for k in keys.tolist()], np.int64).astype("datetime64[s]")
         tokens = list(order)
-        naive = np.array([secs[order[t]] for t in tokens], np.int64).astype("datetime64[s]").astype(object).tolist()
-        if zone is None:
-            return dict(zip(tokens, naive)), keys, local
-        aware = [d.replace(tzinfo=zone) for d in naive]
-        by_snap = {order[t]: a for t, a in zip(tokens, aware)}
-        utc = np.array([by_snap[k].astimezone(timezone.utc).replace(tzinfo=None) for k in keys.tolist()],
-                       dtype="datetime64[s]")
-        return dict(zip(tokens, aware)), keys, utc
+        return _times(tokens, np.array([secs[order[t]] for t in tokens], np.int64), keys,
+                      np.array([secs[k] for k in keys.tolist()], np.int64), zone)
+
+
+def _times(tokens: list[str], token_secs: np.ndarray, keys: np.ndarray, key_secs: np.ndarray, zone: tzinfo | None
+           ) -> tuple[dict[str, datetime], np.ndarray, np.ndarray]:
+    """(times by token, snapshot numbers, their times) from local seconds since the epoch."""
+    naive = token_secs.astype("datetime64[s]").astype(object).tolist()
+    if zone is None:
+        return dict(zip(tokens, naive)), keys, key_secs.astype("datetime64[s]")
+    aware = [d.replace(tzinfo=zone) for d in naive]
+    by_key = dict(zip(keys.tolist(), key_secs.tolist()))
+    utc_of = {s: a.astimezone(timezone.utc).replace(tzinfo=None) for s, a in zip(token_secs.tolist(), aware)}
+    utc = np.array([utc_of[by_key[k]] for k in keys.tolist()], dtype="datetime64[s]")
+    return dict(zip(tokens, aware)), keys, utc

@@ -78,8 +78,7 @@ class Tables(ReaderState):
         return merged, out
 
     def _table(self, sec: Section, snap_keys: np.ndarray, snap_vals: np.ndarray) -> NmonTable | None:
-        lines = np.concatenate(sec.line_parts).astype(np.int64) if sec.line_parts else np.zeros(0, np.int64)
-        snaps = np.concatenate(sec.snap_parts).astype(np.int64) if sec.snap_parts else np.zeros(0, np.int64)
+        lines, snaps = _joined(sec.line_parts), _joined(sec.snap_parts)
         sec.line_parts = sec.snap_parts = []
         if sec.rows == 0 and not sec.headers:
             return None
@@ -96,7 +95,9 @@ class Tables(ReaderState):
             keep = self._dedupe_rows(sec, lines, snaps)
             lines, snaps, values = lines[keep], snaps[keep], values[keep]
             text = {k: v[keep] for k, v in text.items()}
-        if len(snaps) and len(snap_keys):
+        if len(snaps) == len(snap_keys) and np.array_equal(snaps, snap_keys):
+            times = snap_vals.copy()  # a row per snapshot, in order (the usual section)
+        elif len(snaps) and len(snap_keys):
             idx = np.clip(np.searchsorted(snap_keys, snaps), 0, len(snap_keys) - 1)
             found = snap_keys[idx] == snaps
             times = np.where(found, snap_vals[idx], np.datetime64("NaT"))
@@ -108,16 +109,17 @@ class Tables(ReaderState):
         else:
             times = np.full(len(snaps), np.datetime64("NaT"), dtype="datetime64[s]")
         title = sec.title or (sec.headers[-1].fields[1] if sec.headers and len(sec.headers[-1].fields) > 1 else "")
-        return NmonTable(sec.name, title, columns, snaps, times.astype("datetime64[s]"), values,
+        return NmonTable(sec.name, title, columns, snaps, times.astype("datetime64[s]", copy=False), values,
                          sec.first_line or sec.first_row, lines, text)
 
     def _check_widths(self, sec: Section, lines: np.ndarray, epoch: np.ndarray) -> None:
-        if not sec.headers or sec.row_fields is None or not len(lines):
+        if not sec.headers or sec.row_fields is None or not len(lines) or sec.top:
             return
+        have = sec.row_fields
+        if len(sec.headers) == 1 and have.min() == have.max() == len(sec.headers[0].fields):
+            return  # every row as wide as the one header line
         expected = np.array([len(h.fields) for h in sec.headers], np.int64)[np.maximum(epoch, 0)]
-        have = sec.row_fields.astype(np.int64)
-        if sec.top:
-            return
+        have = have.astype(np.int64)
         for what, mask in (("more", have > expected), ("fewer", have < expected)):
             bad = np.flatnonzero(mask & (epoch >= 0))
             if len(bad):
@@ -171,6 +173,13 @@ class Tables(ReaderState):
                  else np.full(len(snaps), np.datetime64("NaT")))
         return NmonTable("UARG", "Process arguments", [names[i] for i in numeric], snaps,
                          times.astype("datetime64[s]"), vals, int(lines[0]), lines, text)
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """One int64 array of the parts (the part itself when it is the only one and owns its data)."""
+    if len(parts) == 1 and not isinstance(parts[0].base, np.ndarray):
+        return parts[0].astype(np.int64, copy=False)
+    return np.concatenate(parts).astype(np.int64, copy=False) if parts else np.zeros(0, np.int64)
 
 
 def _dedupe(names: list[str]) -> list[str]:
