@@ -115,11 +115,18 @@ def scan(a: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> Scan:
     p1 = comma.argmax(axis=1)
     has1 = comma[np.arange(n), p1]
     # The tag: bytes before the first comma (at most 15), hashed to one uint64 per line.
+    # Byte 15 holds the tag's length, so a tag ending in NUL bytes is not taken for a shorter one.
     key_bytes = np.where(_COLS[None, :16] < p1[:, None], m[:, :16], 0).astype(np.uint8)
+    key_bytes[:, 15] = np.minimum(p1, 255)
     k2 = np.ascontiguousarray(key_bytes).view(np.uint64)
     key = k2[:, 0] * np.uint64(0x9E3779B97F4A7C15) ^ k2[:, 1]
     usable = has1 & (p1 > 0) & (p1 < 16)
     uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    if (k2 != k2[first[inv]]).any():  # two tags with one hash (never seen in real files): exact grouping
+        _, first, inv = np.unique(np.ascontiguousarray(key_bytes).view("V16").ravel(), return_index=True,
+                                  return_inverse=True)
+        inv = inv.reshape(-1)
     tags = [bytes(key_bytes[r, : p1[r]]).decode("latin-1") for r in first.tolist()]
     tag_ids = np.where(usable, inv.astype(np.int32), -1).astype(np.int32)
     # Second field: "Tnnnn" (data row) or digits (a TOP pid, then "Tnnnn" in the third field).
