@@ -1,7 +1,8 @@
 """Long fuzz runs: every parser's detect() and parse() on mutated fixtures, counted per parser.
 
 The inputs are the project's own fixtures cut per kind and mutated (tests/hardening/fuzz_inputs.py,
-the same mutations as the hypothesis smoke test). A crash (an exception) or an input over the
+the same mutations as the hypothesis smoke test); the nmon reader runs as two more kinds,
+``nmon-pure`` and ``nmon-native`` (when the native core is built), on the project's recordings. A crash (an exception) or an input over the
 time budget is written to OUT/KIND__<run>_<n>.txt with its .why, ready to become a regression
 fixture in tests/fixtures/fuzz (replayed by tests/hardening/test_fuzz.py).
 
@@ -34,7 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.hardening.fuzz_inputs import mutate, seeds  # noqa: E402
+from tests.hardening.fuzz_inputs import mutate, nmon_kinds, nmon_seeds, seeds  # noqa: E402
 
 EMPTY = {"runs": 0, "crashes": 0, "slow": 0, "max_s": 0.0}
 
@@ -65,11 +66,9 @@ def _merge(into: dict, add: dict) -> None:
 
 def _work(job: dict) -> dict:
     """One worker: its parsers round-robin until each has its quota or time is up."""
-    from lparscope.sources import parsers
-
-    registry = parsers()
+    registry = _registry()
     out = Path(job["out"])
-    pool = {k: [_capped(t, job["max_chars"]) for t in seeds()[k]] for k in job["kinds"]}
+    pool = {k: [_capped(t, job["max_chars"]) for t in _pool()[k]] for k in job["kinds"]}
     rng = random.Random(f"{job['seed']}-{job['run']}-{job['worker']}")
     stats = {k: dict(EMPTY) for k in job["kinds"]}
     progress = out / f"progress-{job['run']}-{job['worker']}.json"
@@ -98,6 +97,16 @@ def _work(job: dict) -> dict:
             next_save = time.monotonic() + job["checkpoint"]
     progress.write_text(json.dumps(stats))
     return stats
+
+
+def _registry() -> dict:
+    from lparscope.sources import parsers
+
+    return {**parsers(), **nmon_kinds()}
+
+
+def _pool() -> dict[str, list[str]]:
+    return {**seeds(), **{kind: nmon_seeds() for kind in nmon_kinds()}}
 
 
 def _one(mod: object, text: str, budget: float) -> tuple[str, float]:
@@ -145,10 +154,8 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=Path("/tmp/lparscope-fuzz"))
     args = ap.parse_args()
 
-    from lparscope.sources import parsers
-
-    pool = seeds()
-    kinds = [k for k in (args.kinds.split(",") if args.kinds else sorted(parsers())) if pool.get(k)]
+    pool = _pool()
+    kinds = [k for k in (args.kinds.split(",") if args.kinds else sorted(_registry())) if pool.get(k)]
     args.out.mkdir(parents=True, exist_ok=True)
     camp = _load_campaign(args.out, args.resume)
     run = max([r["run"] for r in camp["runs"]], default=0) + 1
