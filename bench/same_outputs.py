@@ -3,6 +3,7 @@ test fixture folder and ../shared/corpus (when present) and keep every output, n
 trees (before and after a refactoring) can be compared file by file.
 
     python bench/same_outputs.py OUT_DIR [--src SRC]   # SRC: the src/ folder to run (default: this tree's)
+    python bench/same_outputs.py OUT_DIR --input NAME=PATH ...  # only these inputs (e.g. a bench estate)
     python bench/same_outputs.py --compare DIR_A DIR_B # exit 1 and name the files that differ
 
 Normalised: the JSON loses ``generated_at``; the XLSX becomes one TSV per sheet (cell values only,
@@ -85,13 +86,16 @@ def main() -> int:
     ap.add_argument("out", nargs="?")
     ap.add_argument("--src", default=str(REPO / "src"))
     ap.add_argument("--compare", nargs=2)
+    ap.add_argument("--input", action="append", default=[], metavar="NAME=PATH",
+                    help="run only these inputs instead of the example estate, fixtures and corpus")
     args = ap.parse_args()
     if args.compare:
         return compare(Path(args.compare[0]), Path(args.compare[1]))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for name, path in inputs().items():
-        run_one(name, path, out, Path(args.src))
+    chosen = dict(spec.split("=", 1) for spec in args.input) if args.input else inputs()
+    for name, path in chosen.items():
+        run_one(name, Path(path).resolve(), out, Path(args.src))
     return 0
 
 

@@ -12,20 +12,23 @@ def test_lpar_samples_typed():
     assert u.detect(text) >= 95
     r = u.parse(text)
     assert r.warnings == []
-    a = r.records[0]
+    (table,) = r.records
+    assert isinstance(table, u.UtilTable) and len(table) == 4
+    samples = u.samples_of(r.records)
+    a = samples[0]
     assert isinstance(a, u.UtilSample)
     assert (a.time, a.resource, a.lpar_name, a.lpar_id, a.system, a.event_type) == (
         datetime(2024, 3, 14, 10, 15), "lpar", "aix1", 3, "p10frame1", "sample")
     assert a.num("entitled_cycles") == 81266125486213.0 and a.attrs["curr_proc_units"] == 2.0
     assert a.attrs["curr_sharing_mode"] == "uncap" and a.attrs["curr_shared_proc_pool_name"] == "SQLPool"
-    assert r.records[3].event_type == "state_change" and r.records[3].attrs["state"] == "Running"
+    assert samples[3].event_type == "state_change" and samples[3].attrs["state"] == "Running"
     body = text.split("\n", 1)[1]
     assert [seg.kind for seg in split_and_classify(body)] == ["lslparutil"]
 
 
 def test_sys_pool_procpool_samples():
     r = u.parse((FIX / "lslparutil" / "hmc10_pool_sys.txt").read_text())
-    sys_, pool, procpool = r.records
+    sys_, pool, procpool = u.samples_of(r.records)
     assert sys_.resource == "sys" and sys_.num("proc_cycles_per_second") == 512000000.0
     assert pool.resource == "pool" and pool.num("total_pool_cycles") == 60570259865965680.0
     assert procpool.attrs["shared_proc_pool_name"] == "SQLPool" and procpool.num("max_pool_proc_units") == 4.0
@@ -33,7 +36,7 @@ def test_sys_pool_procpool_samples():
 
 def test_F_form_and_config():
     r = u.parse((FIX / "lslparutil" / "hmc9_lpar_F.txt").read_text())
-    first = r.records[0]
+    first = u.samples_of(r.records)[0]
     assert (first.time, first.lpar_name, first.resource, first.num("capped_cycles")) == (
         datetime(2024, 3, 14, 10, 15), "aix7", "lpar", 9653539819933.0)
     (cfg,) = u.parse((FIX / "lslparutil" / "hmc9_config.txt").read_text()).records
@@ -60,7 +63,7 @@ def test_bad_input_never_raises():
         u.parse(junk)
         hmc_lshmc.parse(junk)
     r = u.parse("time=99/99/9999 99:99:99,resource_type=lpar,event_type=sample")
-    assert r.records[0].time == "99/99/9999 99:99:99"
+    assert u.samples_of(r.records)[0].time == "99/99/9999 99:99:99"
 
 
 def test_lshmc_v_reads_every_vpd_keyword():

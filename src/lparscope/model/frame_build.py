@@ -70,7 +70,7 @@ class Builder(FrameSet):
         for fr in self.frames.values():
             _dedupe(fr)
         for it in items:
-            if record_kind(it.rec) == "UtilSample":
+            if record_kind(it.rec) == "UtilTable":
                 fr = self.frame(names[id(it)], it, named=not names[id(it)].startswith(UNNAMED))
                 keep_sample(fr, it)
         settle_use(self)

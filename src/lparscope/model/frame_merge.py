@@ -30,6 +30,24 @@ UNNAMED = "unnamed system"
 Pairs = set[tuple[str, int]]
 
 
+def item_pairs(it: HmcItem) -> set[tuple[str, int]]:
+    """The (partition name, id) pairs an lpar-level record is about (each that gives both): a table
+    of lslparutil events gives those of its rows."""
+    rec = it.rec
+    if record_kind(rec) != "UtilTable":
+        pair = item_pair(it)
+        return {pair} if pair else set()
+    names = rec.columns.get("lpar_name")
+    if names is None:
+        return set()
+    out = set()
+    for name, pid in set(zip(names, rec.lpar_id)):
+        name, pid = opt_str(name), opt_int(pid)
+        if name and pid is not None:
+            out.add((name, pid))
+    return out
+
+
 def item_pair(it: HmcItem) -> tuple[str, int] | None:
     """The (partition name, id) an lpar-level record is about, when it gives both."""
     rec = it.rec
@@ -113,9 +131,7 @@ def assign_systems(items: list[HmcItem], system_of: Callable[[Any], str | None]
         out[id(it)] = key
         g = groups.setdefault(key, _Group(key, named, it.host.name, folder))
         g.paths.add(it.src.path)
-        pair = item_pair(it)
-        if pair:
-            g.pairs.add(pair)
+        g.pairs.update(item_pairs(it))
         serial = opt_str(record_attrs(it.rec).get("serial_num")) if record_kind(it.rec) == "HmcObject" else None
         if serial:
             g.serials.add(serial.upper())

@@ -60,6 +60,9 @@ class FrameSet:
             self.frames[name] = Frame(name, named=named, hmc=item.host.name if item else None)
         fr = self.frames[name]
         if item is not None:
+            if record_kind(item.rec) == "UtilTable":  # lslparutil events: every resource they sample
+                fr.sources.setdefault(item.src.path, set()).update(item.rec.resources)
+                return fr
             res = getattr(item.rec, "resource", None) or getattr(item.rec, "sheet", None) or record_kind(item.rec)
             fr.sources.setdefault(item.src.path, set()).add(str(res))
         return fr

@@ -1,5 +1,10 @@
 """``lslparutil`` samples into use series: processor units used per interval by each partition and
 each shared pool, from the cumulative cycle counters.
+
+The events come as tables (``sources/_hmc_util_table.UtilTable``, one per command output, a column
+per attribute); a series is the rows of one partition or pool of a frame, from every table of that
+frame, ordered by time (rows at the same time keep the order they were read in), and the use of each
+interval is computed on whole columns.
 """
 
 from __future__ import annotations
@@ -8,35 +13,56 @@ from datetime import datetime
 from typing import Any
 
 from ..numbers import finite_int
+from .estate import Evidence
 from .frame import Frame, SharedPool, UseSample
 from .frame_records import FrameSet, HmcItem
+
+Rows = list[tuple[HmcItem, list[int]]]  # (table, its rows) in reading order
 
 
 def keep_sample(fr: Frame, it: HmcItem) -> None:
     fr.__dict__.setdefault("_util", []).append(it)
 
 
+def _series(items: list[HmcItem]) -> dict[tuple[str, Any], Rows]:
+    """The sample rows of each partition (``("lpar", name or id)``) and pool (``("pool", id)``)."""
+    series: dict[tuple[str, Any], Rows] = {}
+    for it in items:
+        t = it.rec
+        events = t.columns.get("event_type") or [None] * len(t)
+        names = t.columns.get("lpar_name") or [None] * len(t)
+        pools = t.numbers("shared_proc_pool_id") if "procpool" in t.resources else None
+        for row, (event, res, name, pid) in enumerate(zip(events, t.resource, names, t.lpar_id)):
+            if (event or "sample") != "sample":
+                continue
+            if res == "lpar":
+                key: tuple[str, Any] = ("lpar", name or pid)
+            elif res == "pool":
+                key = ("pool", 0)
+            elif res == "procpool":
+                v = pools[row]  # type: ignore[index]
+                key = ("pool", None if v != v else float(v))
+            else:
+                continue
+            runs = series.setdefault(key, [])
+            if not runs or runs[-1][0] is not it:
+                runs.append((it, []))
+            runs[-1][1].append(row)
+    return series
+
+
 def settle_use(fs: FrameSet) -> None:
     for fr in fs.frames.values():
         items: list[HmcItem] = fr.__dict__.pop("_util", [])
-        series: dict[tuple[str, Any], list[HmcItem]] = {}
-        for it in items:
-            r = it.rec
-            if (getattr(r, "event_type", None) or "sample") != "sample":
-                continue
-            if r.resource == "lpar":
-                key: tuple[str, Any] = ("lpar", r.lpar_name or r.lpar_id)
-            elif r.resource in ("pool", "procpool"):
-                key = ("pool", r.num("shared_proc_pool_id") if r.resource == "procpool" else 0)
-            else:
-                continue
-            series.setdefault(key, []).append(it)
-        for (what, who), its in series.items():
-            its.sort(key=lambda i: i.rec.time if isinstance(i.rec.time, datetime) else datetime.min)
-            samples = _deltas(its, what)
+        for (what, who), runs in _series(items).items():
+            rows = _in_time_order(runs)
+            samples = _deltas(rows, what)
+            last_it, last_row = rows[-1]
+            last = last_it.rec
             if what == "lpar":
-                first = its[0].rec
-                p = fs.part(fr, first.lpar_name, first.lpar_id)
+                first_it, first_row = rows[0]
+                name = first_it.rec.text("lpar_name", first_row)
+                p = fs.part(fr, name, first_it.rec.lpar_id[first_row])
                 if p is not None:
                     p.use = samples
             else:
@@ -44,31 +70,61 @@ def settle_use(fs: FrameSet) -> None:
                 pool = fr.pools.setdefault(pid, SharedPool(pid))
                 pool.use = samples
                 if pid == 0 and pool.max_units is None:
-                    size = its[-1].rec.num("configurable_pool_proc_units")
+                    size = last.num("configurable_pool_proc_units", last_row)
                     if size:
                         pool.max_units = size
-                        pool.evidence["max_units"] = its[-1].ev("configurable_pool_proc_units")
+                        pool.evidence["max_units"] = _evidence(last_it, last_row, "configurable_pool_proc_units")
                 if pid and pool.max_units is None:
-                    size = its[-1].rec.num("max_pool_capacity") or its[-1].rec.num("max_pool_proc_units")
+                    size = last.num("max_pool_capacity", last_row) or last.num("max_pool_proc_units", last_row)
                     if size:
                         pool.max_units = size
 
 
-def _deltas(items: list[HmcItem], what: str) -> list[UseSample]:
+def _in_time_order(runs: Rows) -> list[tuple[HmcItem, int]]:
+    """The rows of a series sorted by time (stable: rows at the same time, or without one, keep
+    their reading order; a time that could not be read sorts first)."""
+    rows = [(it, r) for it, idx in runs for r in idx]
+    times = [it.rec.time[r] for it, r in rows]
+    order = sorted(range(len(rows)), key=lambda i: t if isinstance(t := times[i], datetime) else datetime.min)
+    return [rows[i] for i in order]
+
+
+def _evidence(it: HmcItem, row: int, key: str) -> Evidence:
+    """Where one attribute of a row was read (the row's line when the row does not give it)."""
+    line = it.rec.line_of(row, key)
+    if line is not None:
+        return Evidence(it.src.path, it.src.offset + line, key)
+    return Evidence(it.src.path, it.src.offset + max(int(it.rec.line[row]), 1))
+
+
+def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> list[UseSample]:
     """Processor units used per interval from cumulative cycle counters."""
-    out: list[UseSample] = []
+    import numpy as np
+
     used_key = ("capped_cycles", "uncapped_cycles") if what == "lpar" else ("utilized_pool_cycles",)
-    for prev, cur in zip(items, items[1:]):
-        a, b = prev.rec, cur.rec
-        t0, t1 = a.num("time_cycles"), b.num("time_cycles")
-        if t0 is None or t1 is None or t1 == t0:
-            continue
-        u0 = [a.num(k) for k in used_key]
-        u1 = [b.num(k) for k in used_key]
-        if any(x is None for x in u0 + u1):
-            continue
-        used = sum(u1) - sum(u0)  # type: ignore[arg-type]
+    tables: dict[int, dict[str, Any]] = {}
+
+    def column(key: str) -> Any:
+        if all(it is rows[0][0] for it, _ in rows):
+            return rows[0][0].rec.numbers(key)[[r for _, r in rows]]
+        for it, _ in rows:
+            cols = tables.setdefault(id(it), {})
+            if key not in cols:
+                cols[key] = it.rec.numbers(key)
+        return np.array([tables[id(it)][key][r] for it, r in rows], dtype=np.float64)
+
+    cycles = column("time_cycles")
+    used = column(used_key[0])
+    for k in used_key[1:]:
+        used = used + column(k)  # NaN where a row lacks one: that interval is skipped
+    t0, t1, u0, u1 = cycles[:-1], cycles[1:], used[:-1], used[1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ok = ~(np.isnan(t0) | np.isnan(t1) | np.isnan(u0) | np.isnan(u1)) & (t1 != t0)
         # time_cycles is counted descending by lslparutil (newest first): take the absolute interval
-        interval = abs(t1 - t0)
-        out.append(UseSample(b.time, round(abs(used) / interval, 3), cur.ev(used_key[0])))
+        physc = np.abs(u1 - u0) / np.abs(t1 - t0)
+    out: list[UseSample] = []
+    for j in np.flatnonzero(ok).tolist():
+        it, row = rows[j + 1]
+        out.append(UseSample(it.rec.time[row], round(float(physc[j]), 3), _evidence(it, row, used_key[0])))
     return out
+

@@ -5,8 +5,9 @@ Input (``lslparutil -r lpar``, one event per line, attribute=value CSV)::
     hscroot@hmc1:~> lslparutil -r lpar -m p9frame1 -n 2
     time=03/14/2024 10:15:00,event_type=sample,resource_type=lpar,sys_time=03/14/2024 10:14:58,time_cycles=3785641241622855,lpar_name=aix1,lpar_id=3,curr_proc_mode=shared,curr_proc_units=0.5,curr_procs=2,curr_sharing_mode=uncap,curr_uncap_weight=128,curr_shared_proc_pool_name=DefaultPool,curr_shared_proc_pool_id=0,mem_mode=ded,curr_mem=8192,entitled_cycles=81266125486213,capped_cycles=29861552378714,uncapped_cycles=1234657764,idle_cycles=23577711271265
 
-Output: one :class:`UtilSample` per line, numbers as floats (cycle counters are
-cumulative: the rules take differences between samples)::
+Output: one :class:`UtilTable` per command output, a column per attribute (``_hmc_util_table``);
+its row ``i`` is the ``i``-th event, ``table.sample(i)`` gives it as a :class:`UtilSample`, numbers as
+floats (cycle counters are cumulative: the model takes differences between samples)::
 
     UtilSample(time=datetime(2024, 3, 14, 10, 15), resource="lpar", lpar_name="aix1", lpar_id=3,
                attrs={"curr_proc_units": 0.5, "entitled_cycles": 81266125486213.0,
@@ -34,14 +35,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
-from functools import lru_cache
 
 from . import _hmc_command as hcmd
 from . import _hmc_csv as hc
 from . import _hmc_values as hv
+from . import _hmc_util_table as ut
 from . import _vpd
-from .base import Parsed, to_float
+from .base import Parsed
 
 KIND = "lslparutil"
 TITLE = "lslparutil -r lpar|pool|procpool|sys"
@@ -51,27 +51,9 @@ STARTS = re.compile(r"^time=\d{1,2}/\d{1,2}/\d{4} [\d:]+,")
 HmcObject = hv.HmcObject
 HmcMessage = hv.HmcMessage
 
-_TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%Y %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
-_TEXT_KEYS = {"time", "sys_time", "event_type", "resource_type", "lpar_name", "state"}
-
-
-@dataclass
-class UtilSample:
-    """One ``lslparutil`` event (a sample, a state or configuration change)."""
-
-    time: datetime | str  # str when the time cannot be read
-    resource: str  # "lpar", "pool", "procpool", "sys", "mempool" ...
-    lpar_name: str | None
-    lpar_id: int | None
-    attrs: dict[str, float | str]  # numbers as float, the rest as text
-    line: int
-    system: str | None = None
-    event_type: str | None = None
-    lines: dict[str, int] = field(default_factory=dict)
-
-    def num(self, key: str) -> float | None:
-        v = self.attrs.get(key)
-        return v if isinstance(v, float) else None
+UtilSample = ut.UtilSample
+UtilTable = ut.UtilTable
+samples_of = ut.samples_of
 
 
 @dataclass
@@ -92,18 +74,7 @@ class HmcInfo:
         return self.attrs.get("hostname")
 
 
-def parse_time(text: str | None) -> datetime | None:
-    return _parse_time((text or "").strip())
-
-
-@lru_cache(maxsize=4096)  # every partition of a frame is sampled at the same times
-def _parse_time(t: str) -> datetime | None:
-    for fmt in _TIME_FORMATS:
-        try:
-            return datetime.strptime(t, fmt)
-        except ValueError:
-            continue
-    return None
+parse_time = ut.parse_time
 
 
 def detect(text: str) -> int:
@@ -113,28 +84,20 @@ def detect(text: str) -> int:
 # --- lslparutil ------------------------------------------------------------------------
 
 
-def sample_from(attrs: dict[str, str], line: int, lines: dict[str, int], cmd: hcmd.HmcCommand | None) -> UtilSample:
-    typed: dict[str, float | str] = {}
-    for k, v in attrs.items():
-        f = None if k in _TEXT_KEYS else to_float(v)
-        typed[k] = f if f is not None else hc.shared_value(v)
-    text = typed.get  # the text keys' values, shared (see ``_hmc_csv.shared_value``)
-    resource = text("resource_type") or (cmd.resource if cmd else None) or "unknown"
-    when = text("time", "")
-    return UtilSample(time=parse_time(when) or when, resource=resource, lpar_name=text("lpar_name"),  # type: ignore[arg-type]
-                      lpar_id=hv.as_int(attrs, "lpar_id"), attrs=typed, line=line,
-                      system=cmd.system if cmd else None, event_type=text("event_type"), lines=lines)  # type: ignore[arg-type]
-
-
-def util_records(result: hc.ReadResult, sec: hc.Section) -> list[object]:
-    """Samples (and the ``-r config`` settings) of one lslparutil section."""
+def util_records(lines: list[str], sec: hc.Section) -> tuple[hc.ReadResult, list[object]]:
+    """What was read of one lslparutil section, and its records: the events as one :class:`UtilTable`
+    (the ``-r config`` settings as :class:`HmcObject`)."""
     cmd = sec.command
-    out: list[object] = []
+    if cmd is not None and cmd.resource != "config" and cmd.fields is None:
+        fast = ut.read_plain(lines, sec.start, sec.end, cmd.resource, cmd.system)
+        if fast is not None:
+            return hc.ReadResult(), [fast]
+    result = hc.read_section(lines, sec)
+    _join_unquoted_vpd(result)
     if cmd is not None and cmd.resource == "config":
-        return list(hc.hmc_objects(result, sec))
-    for lineno, attrs, lines in result.objects:
-        out.append(sample_from(attrs, lineno, lines, cmd))
-    return out
+        return result, list(hc.hmc_objects(result, sec))
+    rows = [(lineno, attrs, lines) for lineno, attrs, lines in result.objects]
+    return result, ([ut.table(rows, cmd.resource if cmd else None, cmd.system if cmd else None)] if rows else [])
 
 
 # --- lshmc -----------------------------------------------------------------------------
@@ -203,28 +166,44 @@ def parse_hmc(text: str, kind: str) -> Parsed:
     for sec in secs:
         if sec.prompt and sec.prompt.host:
             out.hostname = sec.prompt.host
+        program = sec.command.program if sec.command else ""
+        if program == "lslparutil":
+            result, records = util_records(lines, sec)
+            out.records.extend(result.messages)
+            out.records.extend(records)
+            hc.warn_unread(out, result, sec)
+            continue
         result = hc.read_section(lines, sec)
         _join_unquoted_vpd(result)
-        program = sec.command.program if sec.command else ""
         out.records.extend(result.messages)
         if program == "lshmc":
             out.records.extend(lshmc_records(result))
-        elif program == "lslparutil":
-            out.records.extend(util_records(result, sec))
         elif program:
             out.records.extend(hc.hmc_objects(result, sec))
         else:
-            for obj in hc.hmc_objects(result, sec):
-                if obj.resource in hcmd.HMC_RESOURCES:
-                    out.records.append(info_from(obj.attrs, obj.line, obj.lines))
-                elif "time" in obj.attrs and "resource_type" in obj.attrs:
-                    out.records.append(sample_from(obj.attrs, obj.line, obj.lines, None))
-                else:
-                    out.records.append(obj)
+            _unnamed_records(out, result, sec)
         hc.warn_unread(out, result, sec)
     if out.hostname is None:
         out.hostname = next((r.hostname for r in out.records if isinstance(r, HmcInfo) and r.hostname), None)
     return out
+
+
+def _unnamed_records(out: Parsed, result: hc.ReadResult, sec: hc.Section) -> None:
+    """Records of a section without a command line, each kind known from its attributes; its
+    lslparutil events become one table, where the first of them was."""
+    events: list[tuple[int, dict[str, str], dict[str, int] | None]] = []
+    at = 0
+    for obj in hc.hmc_objects(result, sec):
+        if obj.resource in hcmd.HMC_RESOURCES:
+            out.records.append(info_from(obj.attrs, obj.line, obj.lines))
+        elif "time" in obj.attrs and "resource_type" in obj.attrs:
+            if not events:
+                at = len(out.records)
+            events.append((obj.line, obj.attrs, obj.lines))
+        else:
+            out.records.append(obj)
+    if events:
+        out.records.insert(at, ut.table(events, None, None))
 
 
 def parse(text: str) -> Parsed:

@@ -1,0 +1,273 @@
+"""``lslparutil`` events kept column-wise: one :class:`UtilTable` per command output.
+
+A day of five-minute samples of a frame is thousands of lines that repeat the same attribute
+names in the same order. Each line is matched once against a pattern made from its names (most
+lines have the names of the line before), its values go to one list per attribute, and an
+attribute whose every value is a plain number becomes one float array. A row of the table is
+what one :class:`UtilSample` was (``UtilTable.sample(i)`` still gives it), for a tenth of the memory.
+
+Typed exactly as before: numbers as floats (``to_float``), the text attributes (times, event and
+resource types, partition names) and values that are not numbers as text; a row keeps the line
+of each attribute (all on its own line, unless the record spans lines: ``field_lines``).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from . import _hmc_values as hv
+from .base import to_float
+from ..numbers import LIMIT
+
+_TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%Y %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
+TEXT_KEYS = frozenset({"time", "sys_time", "event_type", "resource_type", "lpar_name", "state"})
+
+
+def parse_time(text: str | None) -> datetime | None:
+    return _parse_time((text or "").strip())
+
+
+@lru_cache(maxsize=4096)  # every partition of a frame is sampled at the same times
+def _parse_time(t: str) -> datetime | None:
+    for fmt in _TIME_FORMATS:
+        try:
+            return datetime.strptime(t, fmt)
+        except ValueError:
+            continue
+    return None
+
+
+def shared_value(value: str) -> str:
+    """One string object per short text value kept in many records (states, modes, pool names, times)."""
+    return sys.intern(value) if len(value) <= 40 else value
+
+
+@dataclass
+class UtilSample:
+    """One ``lslparutil`` event (a sample, a state or configuration change)."""
+
+    time: datetime | str  # str when the time cannot be read
+    resource: str  # "lpar", "pool", "procpool", "sys", "mempool" ...
+    lpar_name: str | None
+    lpar_id: int | None
+    attrs: dict[str, float | str]  # numbers as float, the rest as text
+    line: int
+    system: str | None = None
+    event_type: str | None = None
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def num(self, key: str) -> float | None:
+        v = self.attrs.get(key)
+        return v if isinstance(v, float) else None
+
+
+@dataclass
+class UtilTable:
+    """The ``lslparutil`` events of one command output, a column per attribute (row ``i``: event ``i``)."""
+
+    line: Any  # numpy int64 array: 1-based line of each event
+    columns: dict[str, Any]  # attribute -> float array (every value a number) or list of float | str | None (None: not given)
+    time: list[datetime | str]
+    resource: list[str]
+    lpar_id: list[int | None]
+    system: str | None = None
+    field_lines: dict[int, dict[str, int]] = field(default_factory=dict)  # rows whose attributes span lines
+
+    def __len__(self) -> int:
+        return len(self.time)
+
+    @property
+    def resources(self) -> set[str]:
+        return set(self.resource)
+
+    def value(self, key: str, row: int) -> float | str | None:
+        col = self.columns.get(key)
+        if col is None:
+            return None
+        v = col[row]
+        return float(v) if not isinstance(col, list) else v
+
+    def text(self, key: str, row: int) -> str | None:
+        v = self.value(key, row)
+        return v if isinstance(v, str) else None
+
+    def num(self, key: str, row: int) -> float | None:
+        v = self.value(key, row)
+        return v if isinstance(v, float) else None
+
+    def numbers(self, key: str) -> Any:
+        """The attribute's values as a float array, NaN where a row has no number."""
+        import numpy as np
+
+        col = self.columns.get(key)
+        if col is None:
+            return np.full(len(self), np.nan)
+        if not isinstance(col, list):
+            return col
+        return np.array([v if isinstance(v, float) else np.nan for v in col], dtype=np.float64)
+
+    def line_of(self, row: int, key: str) -> int | None:
+        """The line of one attribute of a row (None: the row does not give it)."""
+        own = self.field_lines.get(row)
+        if own is not None:
+            return own.get(key)
+        return int(self.line[row]) if self.value(key, row) is not None else None
+
+    def sample(self, row: int) -> UtilSample:
+        attrs: dict[str, float | str] = {}
+        for k, col in self.columns.items():
+            v = col[row]
+            if v is not None:
+                attrs[k] = float(v) if not isinstance(col, list) else v
+        line = int(self.line[row])
+        lines = self.field_lines.get(row, dict.fromkeys(attrs, line))
+        event = attrs.get("event_type")
+        name = attrs.get("lpar_name")
+        return UtilSample(self.time[row], self.resource[row], name if isinstance(name, str) else None,
+                          self.lpar_id[row], attrs, line, self.system, event if isinstance(event, str) else None,
+                          lines)
+
+    def samples(self) -> list[UtilSample]:
+        return [self.sample(i) for i in range(len(self))]
+
+
+def samples_of(records: Iterable[object]) -> list[object]:
+    """Records with every table spelled out as its :class:`UtilSample` rows (tests, debugging)."""
+    out: list[object] = []
+    for r in records:
+        out.extend(r.samples() if isinstance(r, UtilTable) else [r])
+    return out
+
+
+# --- building tables ----------------------------------------------------------------------------
+
+_PLAIN_NUMBERS = re.compile(r"(?:[-+]?[0-9]+(?:\.[0-9]+)?\n)*[-+]?[0-9]+(?:\.[0-9]+)?")
+
+
+def table(rows: list[tuple[int, dict[str, str], dict[str, int] | None]], resource: str | None,
+          system: str | None) -> UtilTable:
+    """A table from (1-based line, attribute text by name, line per attribute or None when all on the
+    row's line) of each event, in order; ``resource`` is the command's ``-r`` (for rows without
+    ``resource_type``)."""
+    import numpy as np
+
+    names: dict[str, None] = {}
+    for _, attrs, _ in rows:
+        if attrs.keys() != names.keys():
+            names.update(dict.fromkeys(attrs))
+    raw = {k: [a.get(k) for _, a, _ in rows] for k in names}
+    lines = [ln for ln, _, _ in rows]
+    field_lines = {}
+    for i, (ln, attrs, own) in enumerate(rows):
+        if own is not None and own != dict.fromkeys(attrs, ln):
+            field_lines[i] = own
+    return _typed(np.array(lines, dtype=np.int64), raw, len(rows), resource, system, field_lines)
+
+
+def table_from_columns(lines: list[int], names: list[str], values: list[tuple[str, ...]], resource: str | None,
+                       system: str | None) -> UtilTable:
+    """A table from rows that all give the same attributes on one line each (the usual listing)."""
+    import numpy as np
+
+    raw: dict[str, list[str | None]] = {k: list(col) for k, col in zip(names, zip(*values))}
+    return _typed(np.array(lines, dtype=np.int64), raw, len(lines), resource, system, {})
+
+
+def _typed(line: Any, raw: dict[str, list[str | None]], n: int, resource: str | None, system: str | None,
+           field_lines: dict[int, dict[str, int]]) -> UtilTable:
+    columns = {k: (_text_column(col) if k in TEXT_KEYS else _number_column(col)) for k, col in raw.items()}
+    none = [None] * n
+    times = _per_value(raw.get("time", none), lambda v: parse_time(v or "") or (shared_value(v) if v else ""))
+    res = _per_value(raw.get("resource_type", none), lambda v: shared_value(v) if v else (resource or "unknown"))
+    ids = _per_value(raw.get("lpar_id", none), lambda v: hv.as_int({"lpar_id": v}, "lpar_id") if v is not None else None)
+    return UtilTable(line, columns, times, res, ids, system, field_lines)
+
+
+def _per_value(col: list[str | None], conv: Any) -> list[Any]:
+    """``conv`` of each value, computed once per distinct value (times, types and ids repeat)."""
+    seen = {v: conv(v) for v in set(col)}
+    return list(map(seen.__getitem__, col))
+
+
+def _text_column(col: list[str | None]) -> list[str | None]:
+    return _per_value(col, lambda v: shared_value(v) if v is not None else None)
+
+
+def _number_column(col: list[str | None]) -> Any:
+    """A float array when every value is a plain number in range, else each value as ``to_float`` reads
+    it (or its text when it is not a number)."""
+    import numpy as np
+
+    if col and None not in col and max(map(len, col)) <= 48 and _PLAIN_NUMBERS.fullmatch("\n".join(col)):  # type: ignore[arg-type]
+        arr = np.array(list(map(float, col)), dtype=np.float64)  # type: ignore[arg-type]
+        if not (np.abs(arr) > LIMIT).any():
+            return arr
+    out: list[float | str | None] = []
+    for v in col:
+        f = to_float(v) if v is not None else None
+        out.append(f if f is not None else (shared_value(v) if v is not None else None))
+    return out
+
+
+# --- reading a listing column-wise --------------------------------------------------------------
+
+_KEY = re.compile(r"[A-Za-z_][\w.]*")
+# a value as the attribute reader leaves it: no comma, quote or line end, no blank at either end
+_VALUE = r'((?:[^\s,"\x00](?:[^,"\r\n\x00]*[^\s,"\x00])?)?)'
+
+
+@lru_cache(maxsize=256)
+def _row_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(",".join(re.escape(n) + "=" + _VALUE for n in names))
+
+
+def _names(line: str) -> tuple[str, ...] | None:
+    """The attribute names of a plain ``a=1,b=2`` line (distinct, each a valid name), else None."""
+    names = tuple(f.partition("=")[0] for f in line.split(","))
+    if len(set(names)) != len(names) or not all(_KEY.fullmatch(n) for n in names):
+        return None
+    return names
+
+
+def read_plain(lines: list[str], start: int, end: int, resource: str | None, system: str | None
+               ) -> UtilTable | None:
+    """The table of lines ``start:end`` when every non-blank line is a plain attribute line (no quote,
+    no blank around a field or value, no repeated name): what the HMC prints. None when any line is
+    not (the caller reads the output line by line then)."""
+    shapes: dict[tuple[str, ...], list[int]] = {}  # names -> rows with them
+    row_lines: list[int] = []
+    values: list[tuple[str, ...]] = []
+    pattern: re.Pattern[str] | None = None
+    rows: list[int] | None = None
+    for i in range(start, end):
+        ln = lines[i]
+        m = pattern.fullmatch(ln) if pattern is not None else None
+        if m is None:
+            if not ln.strip():
+                continue
+            names = _names(ln) if '"' not in ln else None
+            if names is None:
+                return None
+            pattern = _row_pattern(names)
+            m = pattern.fullmatch(ln)
+            if m is None:
+                return None
+            rows = shapes.setdefault(names, [])
+        rows.append(len(values))  # type: ignore[union-attr]
+        row_lines.append(i + 1)
+        values.append(m.groups())
+    if not values:
+        return None
+    if len(shapes) == 1:
+        return table_from_columns(row_lines, list(next(iter(shapes))), values, resource, system)
+    named: list[Any] = [None] * len(values)
+    for names, idx in shapes.items():
+        for r in idx:
+            named[r] = (row_lines[r], dict(zip(names, values[r])), None)
+    return table(named, resource, system)
