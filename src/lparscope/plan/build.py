@@ -10,7 +10,7 @@ from ..model.estate import Estate
 from . import feasible
 from .merge import Proposal, Reason, merge, same_value
 from .model import Advice, Plan, PlannedChange, change_id
-from .names import locate, name_findings, names
+from .names import joins, locate, name_findings, names
 from .order import order
 
 
@@ -56,18 +56,20 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     merged, conflicts = merge(props)
     changes: list[PlannedChange] = []
     fps: dict[str, tuple[Any, Any]] = {}
+    index = joins(estate)  # the frames do not change while the plan is made
 
     def planned(ch: ProposedChange, reasons: list[Reason], notes: list[str]) -> PlannedChange:
         frame = lpar = profile = fp = None
         needs: list[str] = []
         if ch.on_hmc:
-            frame, lpar, profile, needs, fp = names(estate, ch.host, ch.object, ch.frame, by_partition=ch.hmc_partition)
+            frame, lpar, profile, needs, fp = names(estate, ch.host, ch.object, ch.frame, by_partition=ch.hmc_partition,
+                                                    index=index)
             ch.object = lpar
             ch.frame = frame or ch.frame
         pc = PlannedChange(change_id(ch, lpar), ch, reasons, frame, lpar, profile, notes=list(notes), needs=needs)
         if fp is not None:
             pc.profile_value = fp.profile.get(ch.attribute)
-        fps[pc.id] = locate(estate, ch.host, lpar, frame, by_partition=ch.hmc_partition)
+        fps[pc.id] = locate(estate, ch.host, lpar, frame, by_partition=ch.hmc_partition, index=index)
         return pc
 
     for m in merged:
