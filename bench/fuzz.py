@@ -137,6 +137,8 @@ def _load_campaign(out: Path, resume: bool) -> dict:
             camp["runs"].append({"run": run, "killed": True})
             done.add(run)
         prog.unlink()
+    if resume:
+        (out / "campaign.json").write_text(json.dumps(camp, indent=1))  # folded counts survive another kill
     return camp
 
 
