@@ -508,7 +508,7 @@ fn note_bad(ex: &mut Extra, sec: u32, row: u32, field: usize, tok: &[u8]) {
 /// What pass 2 found besides the values, per block.
 #[derive(Default)]
 struct Extra {
-    text: Vec<(u32, u32, u32, Vec<u8>)>, // (section, row, text column, bytes)
+    text: Vec<(u32, u32, u32, String)>, // (section, row, text column, text)
     bad: Vec<(u32, u32, u32, Vec<u8>)>,  // (section, row, field, raw): first BAD_KEEP per section
     bad_count: HashMap<u32, u64>,
 }
@@ -596,7 +596,7 @@ fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, ex: &mut Extra) {
             unsafe { *t.ptr.add(r * t.ncols + slot as usize) = v };
         } else {
             i = memchr::memchr(b',', &line[i..]).map_or(len, |e| i + e);
-            ex.text.push((sec, r as u32, (-2 - slot) as u32, line[fs..i].to_vec()));
+            ex.text.push((sec, r as u32, (-2 - slot) as u32, String::from_utf8_lossy(&line[fs..i]).into_owned()));
         }
         f += 1;
         if i >= len {
@@ -655,7 +655,7 @@ struct Scanner {
     block: u64,
     nblocks: usize,
     threads: usize,
-    rows: Vec<Vec<Slot>>, // per block, sections numbered globally
+    rows: Vec<std::sync::Mutex<Vec<Slot>>>, // per block, sections numbered globally (pass 2 takes them)
     base: Vec<Vec<u32>>,  // per block, per section: rows in earlier blocks
     sec_rows: Vec<usize>, // per section
     #[pyo3(get)]
@@ -838,7 +838,7 @@ impl Scanner {
             nblocks,
             threads,
             lines: *p.offset.last().unwrap_or(&0),
-            rows: p.rows,
+            rows: p.rows.into_iter().map(std::sync::Mutex::new).collect(),
             base: p.base,
             sec_rows,
             cr_line: p.cr_line,
@@ -877,12 +877,14 @@ impl Scanner {
         let extras: Vec<Extra> = with_input(py, &self.src, |input| {
             for_blocks(nblocks, threads, |b, buf| {
                 let mut ex = Extra::default();
-                if rows[b].is_empty() {
+                // The block's rows are needed by this pass only: freed as soon as it is done.
+                let slots = std::mem::take(&mut *rows[b].lock().expect("nmon rows lock"));
+                if slots.is_empty() {
                     return Ok(ex);
                 }
                 let (data, _) = block_data(input, b, block, buf)?;
                 let mut seen = vec![0u32; targets_ref.len()];
-                for row in &rows[b] {
+                for row in &slots {
                     let s = row.sec as usize;
                     let r = (base[b][s] + seen[s]) as usize;
                     seen[s] += 1;
@@ -902,7 +904,7 @@ impl Scanner {
         let mut bad_count = vec![0u64; layouts.len()];
         for ex in extras {
             for (s, r, k, t) in ex.text {
-                texts[s as usize][k as usize][r as usize] = String::from_utf8_lossy(&t).into_owned();
+                texts[s as usize][k as usize][r as usize] = t;
             }
             for (s, row, f, raw) in ex.bad {
                 if bad[s as usize].len() < BAD_KEEP {
