@@ -4,7 +4,7 @@ Each case is a fresh virtual environment in a temporary folder, installed with p
 source tree, then asked which nmon path it uses and made to read a small nmon recording:
 
 - ``editable, cargo``: ``pip install -e .`` (the README's first command) with cargo on PATH ->
-  the native core is built and used;
+  the native core is built and used, and the sources are compiled to bytecode (setup.py's hook);
 - ``normal, cargo``: ``pip install .`` with cargo on PATH -> the native core is built and used;
 - ``normal, no cargo``: ``pip install .`` with every folder holding cargo or rustc removed from
   PATH (and CARGO/RUSTC unset) -> the install succeeds, lparscope works on the pure path and says
@@ -80,9 +80,12 @@ def run_case(name: str, editable: bool, cargo: bool) -> bool:
         said = [line for line in ana.stderr.splitlines() if "nmon recordings read with" in line]
         native = probe.stdout.split(" ")[0] == "True"
         values_ok = probe.stdout.strip().endswith("[10.0, 20.0]")
-        ok = (probe.returncode == 0 and values_ok and native == cargo and ana.returncode == 0 and len(said) == 1)
+        compiled = not editable or any((src / "src" / "lparscope" / "__pycache__").glob("*.pyc"))
+        ok = (probe.returncode == 0 and values_ok and native == cargo and ana.returncode == 0 and len(said) == 1
+              and compiled)
         print(f"{'ok  ' if ok else 'FAIL'} {name}: install {took:.0f}s, native core {'built' if native else 'absent'}, "
-              f"read {'ok' if values_ok else 'WRONG'}, analyze exit {ana.returncode}; says: {said[0] if said else '-'}")
+              f"read {'ok' if values_ok else 'WRONG'}, analyze exit {ana.returncode}"
+              f"{'' if compiled else ', sources NOT compiled to bytecode'}; says: {said[0] if said else '-'}")
         if not ok:
             print(probe.stdout, probe.stderr[-1500:], ana.stderr[-1500:])
         return ok

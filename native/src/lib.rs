@@ -137,6 +137,17 @@ fn digits(win: &[u8], begin: usize, count: isize, width: isize) -> Option<u64> {
     Some(v)
 }
 
+/// The commas of a line, 32 bytes at a time with byte counters (which the compiler turns into
+/// SIMD compares; a plain filter().count() widened every byte to 64 bits).
+fn commas(line: &[u8]) -> u32 {
+    let mut chunks = line.chunks_exact(32);
+    let mut n = 0u32;
+    for c in &mut chunks {
+        n += c.iter().fold(0u8, |k, &b| k + (b == b',') as u8) as u32;
+    }
+    n + chunks.remainder().iter().filter(|&&b| b == b',').count() as u32
+}
+
 fn numeric_tag(tag: &[u8]) -> bool {
     // Sections are named like CPU_ALL, DISKBUSY1, SEA+, ...; AAA, BBB*, ZZZZ, UARG and
     // ERROR lines are text.
@@ -228,6 +239,9 @@ impl Hasher for Fx {
             self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
         }
     }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
     fn write_usize(&mut self, n: usize) {
         self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
@@ -237,6 +251,26 @@ impl Hasher for Fx {
 }
 
 type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// A section name (at most 15 bytes, see [`classify`]) as two words: hashed and compared
+/// without a loop over its bytes.
+#[derive(PartialEq, Eq, Clone, Copy)]
+struct Tag(u64, u64);
+
+impl Tag {
+    fn new(tag: &[u8]) -> Tag {
+        let mut b = [0u8; 16];
+        b[..tag.len()].copy_from_slice(tag);
+        b[15] = tag.len() as u8;
+        Tag(u64::from_le_bytes(b[..8].try_into().unwrap()), u64::from_le_bytes(b[8..].try_into().unwrap()))
+    }
+}
+
+impl std::hash::Hash for Tag {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0 ^ self.1.rotate_left(29));
+    }
+}
 
 // --- input --------------------------------------------------------------------------------
 
@@ -333,7 +367,7 @@ struct Block {
 struct Lane {
     names: Vec<Vec<u8>>,
     top: Vec<bool>,
-    index: FxMap<Vec<u8>, u32>,
+    index: FxMap<Tag, u32>,
     dates: Vec<Vec<u8>>,
     date_index: FxMap<Vec<u8>, u32>,
     blocks: Vec<(usize, Block)>,
@@ -359,16 +393,17 @@ impl Lane {
             },
             Line::Row { tag_end, snap, top } => {
                 let tag = &line[..tag_end];
-                let sec = match self.index.get(tag) {
+                let key = Tag::new(tag);
+                let sec = match self.index.get(&key) {
                     Some(&i) => i,
                     None => {
                         self.names.push(tag.to_vec());
                         self.top.push(top);
-                        self.index.insert(tag.to_vec(), self.names.len() as u32 - 1);
+                        self.index.insert(key, self.names.len() as u32 - 1);
                         self.names.len() as u32 - 1
                     }
                 };
-                let nf = line.iter().filter(|&&c| c == b',').count() as u32 + 1;
+                let nf = commas(line) + 1;
                 blk.rows.push(Row { sec, snap, nf, line: rel, start: start as u32 });
             }
         }
@@ -473,7 +508,7 @@ fn note_bad(ex: &mut Extra, sec: u32, row: u32, field: usize, tok: &[u8]) {
 /// What pass 2 found besides the values, per block.
 #[derive(Default)]
 struct Extra {
-    text: Vec<(u32, u32, u32, Vec<u8>)>, // (section, row, text column, bytes)
+    text: Vec<(u32, u32, u32, String)>, // (section, row, text column, text)
     bad: Vec<(u32, u32, u32, Vec<u8>)>,  // (section, row, field, raw): first BAD_KEEP per section
     bad_count: HashMap<u32, u64>,
 }
@@ -561,7 +596,7 @@ fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, ex: &mut Extra) {
             unsafe { *t.ptr.add(r * t.ncols + slot as usize) = v };
         } else {
             i = memchr::memchr(b',', &line[i..]).map_or(len, |e| i + e);
-            ex.text.push((sec, r as u32, (-2 - slot) as u32, line[fs..i].to_vec()));
+            ex.text.push((sec, r as u32, (-2 - slot) as u32, String::from_utf8_lossy(&line[fs..i]).into_owned()));
         }
         f += 1;
         if i >= len {
@@ -620,7 +655,7 @@ struct Scanner {
     block: u64,
     nblocks: usize,
     threads: usize,
-    rows: Vec<Vec<Slot>>, // per block, sections numbered globally
+    rows: Vec<std::sync::Mutex<Vec<Slot>>>, // per block, sections numbered globally (pass 2 takes them)
     base: Vec<Vec<u32>>,  // per block, per section: rows in earlier blocks
     sec_rows: Vec<usize>, // per section
     #[pyo3(get)]
@@ -716,7 +751,14 @@ fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: 
     let mut offset = vec![0u64; nblocks + 1];
     let mut base = Vec::with_capacity(nblocks);
     let mut count = vec![0u32; nsec];
-    let mut per_sec: Vec<(Vec<i64>, Vec<i64>, Vec<i32>)> = vec![Default::default(); nsec];
+    let mut total = vec![0usize; nsec];
+    for blk in blocks.iter().flatten() {
+        for row in &blk.rows {
+            total[row.sec as usize] += 1;
+        }
+    }
+    let mut per_sec: Vec<(Vec<i64>, Vec<i64>, Vec<i32>)> =
+        total.iter().map(|&n| (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n))).collect();
     let mut text = Vec::new();
     let mut cr_line = 0;
     let mut rows = Vec::with_capacity(nblocks);
@@ -796,7 +838,7 @@ impl Scanner {
             nblocks,
             threads,
             lines: *p.offset.last().unwrap_or(&0),
-            rows: p.rows,
+            rows: p.rows.into_iter().map(std::sync::Mutex::new).collect(),
             base: p.base,
             sec_rows,
             cr_line: p.cr_line,
@@ -835,12 +877,14 @@ impl Scanner {
         let extras: Vec<Extra> = with_input(py, &self.src, |input| {
             for_blocks(nblocks, threads, |b, buf| {
                 let mut ex = Extra::default();
-                if rows[b].is_empty() {
+                // The block's rows are needed by this pass only: freed as soon as it is done.
+                let slots = std::mem::take(&mut *rows[b].lock().expect("nmon rows lock"));
+                if slots.is_empty() {
                     return Ok(ex);
                 }
                 let (data, _) = block_data(input, b, block, buf)?;
                 let mut seen = vec![0u32; targets_ref.len()];
-                for row in &rows[b] {
+                for row in &slots {
                     let s = row.sec as usize;
                     let r = (base[b][s] + seen[s]) as usize;
                     seen[s] += 1;
@@ -860,7 +904,7 @@ impl Scanner {
         let mut bad_count = vec![0u64; layouts.len()];
         for ex in extras {
             for (s, r, k, t) in ex.text {
-                texts[s as usize][k as usize][r as usize] = String::from_utf8_lossy(&t).into_owned();
+                texts[s as usize][k as usize][r as usize] = t;
             }
             for (s, row, f, raw) in ex.bad {
                 if bad[s as usize].len() < BAD_KEEP {

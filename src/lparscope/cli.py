@@ -20,7 +20,7 @@ from rich.console import Console
 
 from . import __version__
 from .report.fixscript import render_fix_scripts
-from .report.json_report import build_report, dumps
+from .report.json_report import build_report, write_json
 from .pipeline_guard import describe, guarded_charts
 from .report.terminal import View, render_terminal
 from .rules.config import DEFAULTS, ConfigError, load
@@ -103,11 +103,14 @@ def _write(path: Path, make, err: Console, internal: list[str] | None = None) ->
     """Write one report file through ``make(path)``; say why when it cannot be written.
 
     The file is written beside its target and renamed into place, so a failure never leaves a
-    half-written report that looks complete, and only files that exist are announced."""
-    tmp = path.with_name(f".{path.name}.lparscope-tmp")
+    half-written report that looks complete, and only files that exist are announced. A target that
+    is not a regular file (``/dev/null``, a pipe) is written as it is, never replaced."""
+    special = path.exists() and not path.is_file()
+    tmp = path if special else path.with_name(f".{path.name}.lparscope-tmp")
     try:
         make(tmp)
-        tmp.replace(path)
+        if not special:
+            tmp.replace(path)
         return True
     except Exception as exc:  # any failure of one writer leaves the other reports to be written
         if isinstance(exc, (OSError, ImportError, RuntimeError)) or internal is None:
@@ -116,7 +119,8 @@ def _write(path: Path, make, err: Console, internal: list[str] | None = None) ->
             internal.append(f"{path}: internal error while writing it: {describe(exc)}")
             err.print(f"[red]internal error:[/] cannot write {path}: {describe(exc)}", highlight=False)
         try:
-            tmp.unlink()
+            if not special:
+                tmp.unlink()
         except OSError:
             pass
         return False
@@ -211,7 +215,7 @@ def analyze(
         else:
             failed = True
 
-    emit("JSON", json_out, lambda p: p.write_text(dumps(report), encoding="utf-8"))
+    emit("JSON", json_out, lambda p: write_json(report, p))
     if html_out:
         from .report.html import render_html
         from .report.nmon_charts import estate_charts

@@ -46,3 +46,20 @@ def test_same_pairs_as_every_pair() -> None:
 def test_hundreds_of_vios_on_one_frame() -> None:
     fr = _frame(400, 2000, 2, 7)  # 400 VIOS, each client on a pair
     assert vios_pairs(Estate(), fr) == _all_pairs(fr)  # (speed: bench, not here)
+
+
+def test_pair_candidates_are_every_pair_that_shares_a_client():
+    """Grouping by client id and frame finds exactly the pairs a comparison of every two VIOS finds
+    (a frame not known from the location code matches any frame)."""
+    import random
+
+    from lparscope.model.vios_pairs import _candidates, same_frame
+
+    rnd = random.Random(3)
+    for _ in range(500):
+        ads = [{(rnd.choice([None, "9009-42A.78AB001", "9009-42A.78AB002"]), rnd.randint(1, 4))
+                for _ in range(rnd.randint(0, 4))} for _ in range(rnd.randint(0, 8))]
+        every = [(i, j) for i in range(len(ads)) for j in range(i + 1, len(ads))
+                 if any(same_frame(x, y) for x in ads[i] for y in ads[j])]
+        found = [(i, j) for i, j in _candidates(ads) if any(same_frame(x, y) for x in ads[i] for y in ads[j])]
+        assert found == every

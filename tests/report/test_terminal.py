@@ -142,6 +142,33 @@ def test_unwritable_report_is_not_announced(tmp_path: Path) -> None:
     assert not target.exists() and not list(tmp_path.glob(".*lparscope-tmp"))
 
 
+def test_report_to_a_pipe_or_device_is_written_in_place(tmp_path: Path) -> None:
+    """``--json /dev/null`` (or a pipe) writes into it: the special file is never renamed over."""
+    import json
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "report.pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    res = CliRunner().invoke(app, ["analyze", str(EXAMPLE), "-q", "--json", str(fifo)])
+    reader.join(timeout=60)
+    assert res.exit_code in (0, 1) and stat.S_ISFIFO(fifo.stat().st_mode)
+    assert json.loads(got[0])["summary"]["files"]["parsed"] > 0
+    assert not list(tmp_path.glob(".*lparscope-tmp"))
+
+
+def test_json_report_written_as_encoded_is_the_dumps_text(tmp_path: Path) -> None:
+    from lparscope.report.json_report import dumps, write_json
+
+    report = build_report(analyze([str(EXAMPLE)]))
+    write_json(report, tmp_path / "r.json")
+    assert (tmp_path / "r.json").read_text(encoding="utf-8") == dumps(report)
+
+
 def test_nmon_export_needs_a_named_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     nmon = next(EXAMPLE.rglob("*.nmon"))
     monkeypatch.chdir(tmp_path)

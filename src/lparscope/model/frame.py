@@ -118,7 +118,7 @@ class VirtualSlot:
     evidence: Evidence | None = None
 
 
-@dataclass
+@dataclass(slots=True)  # one per interval of every partition sampled: no per-instance dict
 class UseSample:
     time: Any
     physc: float

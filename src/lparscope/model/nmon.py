@@ -44,19 +44,19 @@ def apply_recording(host: Host, rec: Any, path: str) -> None:
     pool = _col(lpar, "poolCPUs")
     series = Series()
     first = getattr(lpar, "first_line", 1) or 1
-    row_lines = [int(x) for x in np.asarray(getattr(lpar, "lines", []), dtype=np.int64).tolist()]
-    for i, pc in enumerate(physc):
-        row: dict[str, float | None] = {"physc": pc}
-        ent = entitled[i] if entitled else None
+    n = len(physc)
+    lines = np.asarray(getattr(lpar, "lines", []), dtype=np.int64).tolist()[:n]
+    lines += [first] * (n - len(lines))
+    rows: list[dict[str, float | None]] = [{"physc": pc} for pc in physc]
+    for row, pc, ent in zip(rows, physc, entitled or [None] * n):
         if ent and pc is not None:
             row["%entc"] = pc / ent * 100.0
-        if vps:
-            row["vp"] = vps[i]
-        if pool:
-            row["pool"] = pool[i]
-        series.samples.append(row)
-        line = int(row_lines[i]) if i < len(row_lines) else first
-        series.evidence.append(Evidence(path, line, f"LPAR snapshot {i + 1}"))
+    for key, col in (("vp", vps), ("pool", pool)):
+        if col:
+            for row, v in zip(rows, col):
+                row[key] = v
+    series.samples = rows
+    series.evidence = [Evidence(path, line, f"LPAR snapshot {i}") for i, line in enumerate(lines, 1)]
     if entitled:
         last = next((e for e in reversed(entitled) if e is not None), None)
         if last is not None:

@@ -37,14 +37,30 @@ def same_frame(a: Client, b: Client) -> bool:
 def lsmap_pairs(estate: Estate) -> list[tuple[Host, Host, list[Client]]]:
     """VIOS pairs from lsmap: two VIOS whose server adapters name a common client partition."""
     vios = sorted(estate.vios, key=lambda h: h.name)
+    ads = [adapters(h) for h in vios]
     out = []
-    for i, a in enumerate(vios):
-        ca = adapters(a)
-        for b in vios[i + 1:]:
-            common = sorted({x for x in ca for y in adapters(b) if same_frame(x, y)}, key=lambda c: (c[0] or "", c[1]))
-            if common:
-                out.append((a, b, common))
+    for i, j in _candidates(ads):
+        common = sorted({x for x in ads[i] for y in ads[j] if same_frame(x, y)}, key=lambda c: (c[0] or "", c[1]))
+        if common:
+            out.append((vios[i], vios[j], common))
     return out
+
+
+def _candidates(ads: list[set[Client]]) -> list[tuple[int, int]]:
+    """The (i, j), i < j, of VIOS that may share a client: the same client id on the same frame, or on a
+    frame one of them does not know. Grouped by client id and frame, so a thousand VIOS on their own
+    frames are not compared two by two."""
+    by_id: dict[int, dict[str | None, set[int]]] = {}
+    for i, ca in enumerate(ads):
+        for frame, cid in ca:
+            by_id.setdefault(cid, {}).setdefault(frame, set()).add(i)
+    pairs: set[tuple[int, int]] = set()
+    for frames in by_id.values():
+        unknown = frames.get(None, set())
+        for frame, members in frames.items():
+            group = sorted(members | unknown) if frame is not None else sorted(set().union(*frames.values()))
+            pairs.update((a, b) for n, a in enumerate(group) for b in group[n + 1:])
+    return sorted(pairs)
 
 
 def partners(estate: Estate) -> dict[str, set[str]]:

@@ -37,6 +37,7 @@ class NmonTable:
     ``times`` its time (``datetime64[s]``, NaT when the file has no ZZZZ line for it).
     Text columns (TOP ``Command``/``WLMclass``, UARG ``FullCommand``...) are in ``text``,
     not in ``values``. ``lines`` holds each row's 1-based line number in the file.
+    The tables with a row per snapshot share one read-only ``snapshots`` and one ``times`` array.
     """
 
     name: str

@@ -66,7 +66,9 @@ class PurePasses(Routing):
             self._text_line(line0 + i + 1, raw.decode("utf-8", "replace"), last and i == n - 1)
         drows = np.flatnonzero(data)
         dsec = sec_of_tag[tid[drows]]
-        order = np.argsort(dsec, kind="stable")
+        # stable sort by section: a radix sort when the ids fit 16 bits (always, but for odd files)
+        key = dsec.astype(np.int16) if len(self.by_id) < 1 << 15 else dsec
+        order = np.argsort(key, kind="stable")
         rows = drows[order].astype(np.int32)
         dsec = dsec[order]
         snaps = sc.tnum[rows]

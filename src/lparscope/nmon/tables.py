@@ -20,6 +20,8 @@ class Tables(ReaderState):
     def finish(self) -> None:
         rec = self.rec
         rec.times, snap_keys, snap_vals = self.snapshots.resolve(self.warn, self.zone, rec.header)
+        # shared, read-only, by every table with a row per snapshot (most of them)
+        snap_keys.flags.writeable = snap_vals.flags.writeable = False
         # Tables in the order of the file (a section's header, or its first row without one).
         for sec in sorted(self.by_id, key=lambda s: (s.first_line or s.first_row or 1 << 62, s.sid)):
             table = self._table(sec, snap_keys, snap_vals)
@@ -96,7 +98,7 @@ class Tables(ReaderState):
             lines, snaps, values = lines[keep], snaps[keep], values[keep]
             text = {k: v[keep] for k, v in text.items()}
         if len(snaps) == len(snap_keys) and np.array_equal(snaps, snap_keys):
-            times = snap_vals.copy()  # a row per snapshot, in order (the usual section)
+            snaps, times = snap_keys, snap_vals  # a row per snapshot, in order (the usual section)
         elif len(snaps) and len(snap_keys):
             idx = np.clip(np.searchsorted(snap_keys, snaps), 0, len(snap_keys) - 1)
             found = snap_keys[idx] == snaps

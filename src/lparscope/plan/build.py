@@ -10,7 +10,7 @@ from ..model.estate import Estate
 from . import feasible
 from .merge import Proposal, Reason, merge, same_value
 from .model import Advice, Plan, PlannedChange, change_id
-from .names import locate, name_findings, names
+from .names import joins, locate, name_findings, names
 from .order import order
 
 
@@ -43,12 +43,13 @@ def _safe(c: PlannedChange) -> str:
 def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     """The plan for these findings on this estate (see docs/plan.md)."""
     findings = list(findings)
-    name_findings(estate, findings)
+    index = joins(estate)  # the frames do not change while the plan is made
+    name_findings(estate, findings, index)
     props, advice = proposals_of(findings)
     for p in props:  # HMC names first, so that host rules and frame rules name a partition the same way
         if p.change.on_hmc:
             frame, lpar, _profile, _needs, _fp = names(estate, p.change.host, p.change.object, p.change.frame,
-                                                        by_partition=p.change.hmc_partition)
+                                                        by_partition=p.change.hmc_partition, index=index)
             p.change.frame, p.change.object = frame or p.change.frame, lpar
         host = estate.hosts.get(p.change.host)
         if host is not None and host.is_vios:
@@ -61,13 +62,14 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
         frame = lpar = profile = fp = None
         needs: list[str] = []
         if ch.on_hmc:
-            frame, lpar, profile, needs, fp = names(estate, ch.host, ch.object, ch.frame, by_partition=ch.hmc_partition)
+            frame, lpar, profile, needs, fp = names(estate, ch.host, ch.object, ch.frame, by_partition=ch.hmc_partition,
+                                                    index=index)
             ch.object = lpar
             ch.frame = frame or ch.frame
         pc = PlannedChange(change_id(ch, lpar), ch, reasons, frame, lpar, profile, notes=list(notes), needs=needs)
         if fp is not None:
             pc.profile_value = fp.profile.get(ch.attribute)
-        fps[pc.id] = locate(estate, ch.host, lpar, frame, by_partition=ch.hmc_partition)
+        fps[pc.id] = locate(estate, ch.host, lpar, frame, by_partition=ch.hmc_partition, index=index)
         return pc
 
     for m in merged:

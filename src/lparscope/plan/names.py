@@ -6,14 +6,36 @@ reports and as a placeholder in the HMC script, which refuses to run that change
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.estate import Estate
 from ..model.frame import Frame, FramePartition
 
 
+@dataclass
+class Joins:
+    """Where to find frame partitions without walking every frame: by joined host, by partition name
+    (in frame order, as :func:`locate` walks them). Built once per plan (the model does not change then)."""
+
+    by_host: dict[str, list[tuple[Frame, FramePartition]]] = field(default_factory=dict)
+    by_name: dict[str, list[Frame]] = field(default_factory=dict)
+    frame_names: set[str] = field(default_factory=set)
+
+
+def joins(estate: Estate) -> Joins:
+    out = Joins()
+    for fr in estate.frames.values():
+        out.frame_names.add(fr.name)
+        for key, p in fr.partitions.items():
+            if p.host:
+                out.by_host.setdefault(p.host, []).append((fr, p))
+            out.by_name.setdefault(key, []).append(fr)
+    return out
+
+
 def locate(estate: Estate, host: str, lpar: str | None = None, frame_name: str | None = None, *,
-           by_partition: bool = False) -> tuple[Frame | None, FramePartition | None]:
+           by_partition: bool = False, index: Joins | None = None) -> tuple[Frame | None, FramePartition | None]:
     """The frame and frame partition a change is made to.
 
     A host's change (``by_partition`` False): only the partition the host was joined to on evidence
@@ -21,8 +43,27 @@ def locate(estate: Estate, host: str, lpar: str | None = None, frame_name: str |
     made has none, even when a partition bears its name. A change a frame rule made about a
     partition seen through the HMC (``ProposedChange.hmc_partition``): the partition ``lpar`` of
     the frame the change names, else the one partition of that name in all frames, when no other
-    host is joined to it.
+    host is joined to it. ``index``: :func:`joins` of the estate, when many changes are located.
     """
+    if index is None:
+        return _walk(estate, host, lpar, frame_name, by_partition)
+    ix = index
+    only = frame_name if frame_name and frame_name in ix.frame_names else None
+    if host:
+        for fr, p in ix.by_host.get(host, ()):
+            if only is None or fr.name == only:
+                return fr, p
+    if lpar and by_partition:
+        named = [fr for fr in ix.by_name.get(lpar, ()) if (only is None or fr.name == only)
+                 and fr.partitions[lpar].host in (None, host)]
+        if len(named) == 1:  # the same name on several frames: ambiguous, not guessed (model/frame_join.py)
+            return named[0], named[0].partitions[lpar]
+    return None, None
+
+
+def _walk(estate: Estate, host: str, lpar: str | None, frame_name: str | None, by_partition: bool
+          ) -> tuple[Frame | None, FramePartition | None]:
+    """:func:`locate` for one change: the frames walked until the partition is found."""
     frames = list(estate.frames.values())
     if frame_name:
         frames = [f for f in frames if f.name == frame_name] or frames
@@ -32,16 +73,16 @@ def locate(estate: Estate, host: str, lpar: str | None = None, frame_name: str |
                 return fr, p
     if lpar and by_partition:
         named = [fr for fr in frames if lpar in fr.partitions and fr.partitions[lpar].host in (None, host)]
-        if len(named) == 1:  # the same name on several frames: ambiguous, not guessed (model/frame_join.py)
+        if len(named) == 1:
             return named[0], named[0].partitions[lpar]
     return None, None
 
 
-def names(estate: Estate, host: str, obj: str, frame_name: str | None = None, *, by_partition: bool = False
-          ) -> tuple[str | None, str, str | None, list[str], Any]:
+def names(estate: Estate, host: str, obj: str, frame_name: str | None = None, *, by_partition: bool = False,
+          index: Joins | None = None) -> tuple[str | None, str, str | None, list[str], Any]:
     """(managed system, partition name, profile, needs, frame partition) for an HMC change;
-    ``by_partition`` as in :func:`locate`."""
-    fr, fp = locate(estate, host, obj, frame_name, by_partition=by_partition)
+    ``by_partition`` and ``index`` as in :func:`locate`."""
+    fr, fp = locate(estate, host, obj, frame_name, by_partition=by_partition, index=index)
     needs: list[str] = []
     frame = fr.name if fr is not None and fr.named else frame_name
     if fp is not None:
@@ -57,13 +98,15 @@ def names(estate: Estate, host: str, obj: str, frame_name: str | None = None, *,
     return frame, lpar, profile, needs, fp
 
 
-def name_findings(estate: Estate, findings: list[Any]) -> None:
+def name_findings(estate: Estate, findings: list[Any], index: Joins | None = None) -> None:
     """Put the managed-system and profile names the model knows into the findings' command texts
     (rules write placeholders: a host's own outputs do not name its frame)."""
     from ..model.change import MS, PROFILE
 
+    if index is None and len(findings) > 1:
+        index = joins(estate)
     for f in findings:
-        fr, fp = locate(estate, f.host)
+        fr, fp = locate(estate, f.host, index=index)
         if fr is None:
             continue
         swaps = [(MS, fr.name if fr.named else None), (PROFILE, fp.profile_name if fp is not None else None)]

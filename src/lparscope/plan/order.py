@@ -74,8 +74,15 @@ def order(changes: list[PlannedChange], estate: Estate,
 
     # HMC, per frame
     frames = sorted({c.frame or MS for c in planned if c.change.on_hmc}, key=lambda f: (f == MS, f))
+    on_hmc: dict[str, list[PlannedChange]] = {}  # by frame, and by host below: each change looked at once
+    on_host: dict[str, list[PlannedChange]] = {}
+    for c in planned:
+        if c.change.on_hmc:
+            on_hmc.setdefault(c.frame or MS, []).append(c)
+        else:
+            on_host.setdefault(c.host, []).append(c)
     for frame in frames:
-        cs = [c for c in planned if c.change.on_hmc and (c.frame or MS) == frame]
+        cs = on_hmc.get(frame, [])
         dl = [c for c in cs if c.method == "dlpar"]
         red = st.add("hmc", frame, "DLPAR reductions (they free the capacity the additions use)",
                      [c for c in dl if _direction(c) < 0], "none", False)
@@ -97,7 +104,7 @@ def order(changes: list[PlannedChange], estate: Estate,
     hosts = sorted({c.host for c in planned if not c.change.on_hmc},
                    key=lambda h: (not (estate.hosts.get(h) and estate.hosts[h].is_vios), h))
     for host in hosts:
-        cs = [c for c in planned if not c.change.on_hmc and c.host == host]
+        cs = on_host.get(host, [])
         st.add(host, None, "tunables, now and at boot", [c for c in cs if c.method == "tunable-now"], "none", False)
         st.add(host, None, "device attributes changed online",
                [c for c in cs if c.method == "chdev-now" and not c.change.failover], "none", False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 from .. import __version__
@@ -108,3 +109,18 @@ def _rules_used(analysis: Analysis) -> list[dict[str, str]]:
 
 def dumps(report: dict[str, Any]) -> str:
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_json(report: dict[str, Any], path: Path) -> None:
+    """The text of :func:`dumps`, written as it is encoded (a thousand hosts' report is never held
+    whole as one string next to its pieces)."""
+    encoder = json.JSONEncoder(indent=2, ensure_ascii=False)
+    with open(path, "w", encoding="utf-8") as out:
+        chunks: list[str] = []
+        for chunk in encoder.iterencode(report):
+            chunks.append(chunk)
+            if len(chunks) >= 16384:
+                out.write("".join(chunks))
+                chunks.clear()
+        chunks.append("\n")
+        out.write("".join(chunks))

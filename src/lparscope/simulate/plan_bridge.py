@@ -26,11 +26,23 @@ def _label(tr: FrameTrace, lpar: str | None, host: str | None) -> str | None:
     return None
 
 
-def plan_changes(plan: Any, tr: FrameTrace) -> list[tuple[int | None, Change]]:
+def changes_by_frame(plan: Any) -> dict[str | None, list[tuple[int, Any]]]:
+    """The plan's changes by the frame they name (None: none), each with its place in the plan."""
+    out: dict[str | None, list[tuple[int, Any]]] = {}
+    for n, pc in enumerate(getattr(plan, "changes", None) or []):
+        out.setdefault(pc.frame or None, []).append((n, pc))
+    return out
+
+
+def plan_changes(plan: Any, tr: FrameTrace, by_frame: dict[str | None, list[tuple[int, Any]]] | None = None
+                 ) -> list[tuple[int | None, Change]]:
     """The plan's processor changes on this frame, with their step number (DLPAR before profile:
-    one value per partition and attribute, the running one)."""
+    one value per partition and attribute, the running one). ``by_frame``: :func:`changes_by_frame`
+    of the plan, when every frame is looked at."""
+    groups = by_frame if by_frame is not None else changes_by_frame(plan)
+    mine = sorted([*(groups.get(tr.frame, []) if tr.frame else []), *groups.get(None, [])], key=lambda x: x[0])
     out: dict[tuple[str, str], tuple[int | None, Change]] = {}
-    for pc in getattr(plan, "changes", None) or []:
+    for _, pc in mine:
         ch = pc.change
         if getattr(pc, "status", "planned") != "planned" or ch.kind not in ("partition", "profile", "pool"):
             continue
@@ -82,8 +94,9 @@ def flag_plan(estate: Estate, plan: Any, censored_extra: float = CENSORED_EXTRA)
     if plan is None or not getattr(plan, "changes", None):
         return []
     effects: list[dict[str, Any]] = []
+    by_frame = changes_by_frame(plan)
     for tr in estate_traces(estate):
-        staged = plan_changes(plan, tr)
+        staged = plan_changes(plan, tr, by_frame)
         if not staged:
             continue
         for e in step_effects(tr, staged, censored_extra):

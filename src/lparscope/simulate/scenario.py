@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import changes as ch
-from .plan_bridge import plan_changes, step_effects
+from .plan_bridge import changes_by_frame, plan_changes, step_effects
 from .proposal import sizing_changes
 from .replay import Comparison, compare, summary
 from .traces import CENSORED_EXTRA, FrameTrace, describe
@@ -50,8 +50,9 @@ def replay_estate(plan: Any, traces: list[FrameTrace], wanted: list[ch.Change], 
     "plan" or "sizing"; ignored when ``wanted`` holds the user's changes."""
     origins: list[str] = []
     comparisons, frames = [], []
+    by_frame = changes_by_frame(plan)
     for tr in traces:
-        staged = plan_changes(plan, tr) if not wanted and source in ("auto", "plan") else []
+        staged = plan_changes(plan, tr, by_frame) if not wanted and source in ("auto", "plan") else []
         if wanted:
             todo, origin = wanted, "your changes"
         elif staged:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from datetime import time
+from datetime import datetime, time
 from typing import Any
 
 import numpy as np
@@ -74,8 +74,11 @@ def _hmc_sizing(host: Host, fp: FramePartition, peak: tuple[time, time] | None) 
     samples = [u for u in fp.use if u.time is not None]
     if len(samples) < MIN_HMC_SAMPLES:
         return None
-    times = np.array([np.datetime64(u.time.replace(tzinfo=None) if hasattr(u.time, "tzinfo") else u.time, "s")
-                      for u in samples])
+    stamps = [u.time.replace(tzinfo=None) if hasattr(u.time, "tzinfo") else u.time for u in samples]
+    if all(type(t) is datetime for t in stamps):  # the usual case: converted in one call
+        times = np.array(stamps, dtype="datetime64[s]")
+    else:
+        times = np.array([np.datetime64(t, "s") for t in stamps])
     physc = np.array([u.physc for u in samples], dtype=float)
     steps = np.diff(np.sort(times)).astype(float)
     if steps.size and float(np.median(steps)) > MAX_STEP_SECONDS:

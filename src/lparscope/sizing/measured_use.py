@@ -36,7 +36,7 @@ def util_trace(p: FramePartition) -> Trace | None:
     pts = [(u.time, u.physc) for u in p.use if isinstance(u.time, datetime)]
     if not pts:
         return None
-    t = np.array([np.datetime64(a, "s") for a, _ in pts])
+    t = np.array([a for a, _ in pts], dtype="datetime64[s]")
     v = np.array([b for _, b in pts], dtype=float)
     # lslparutil stamps a sample at the end of its interval: move it to the interval's start
     order = np.argsort(t)

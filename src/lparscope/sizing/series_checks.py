@@ -134,14 +134,15 @@ def _interval_seconds(t: np.ndarray) -> float:
     if t.size < 2:
         return 0.0
     d = np.diff(t).astype("timedelta64[ms]").astype(np.int64) / 1000.0
-    d = d[d > 0]
-    return float(np.median(d)) if d.size else 0.0
+    return float(np.median(d[d > 0])) if (d > 0).any() else 0.0
 
 
-def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    padded = np.concatenate(([False], mask, [False])).astype(np.int8)
-    edges = np.flatnonzero(np.diff(padded))
-    return [(int(a), int(b) - 1) for a, b in zip(edges[::2], edges[1::2])]
+def _longest_run(t: np.ndarray, mask: np.ndarray) -> tuple[int, int]:
+    """(first, last) of the run of True in ``mask`` that lasts longest in ``t`` (then has most samples; the first such)."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([False], mask, [False])).astype(np.int8)))
+    starts, ends = edges[::2], edges[1::2] - 1
+    i = int(np.argmax(np.where(t[ends] - t[starts] == (t[ends] - t[starts]).max(), ends - starts, -1)))
+    return int(starts[i]), int(ends[i])
 
 
 def _episode(cls: type, check: str, t: np.ndarray, measure: np.ndarray, hits: np.ndarray,
@@ -155,8 +156,7 @@ def _episode(cls: type, check: str, t: np.ndarray, measure: np.ndarray, hits: np
     if n == 0 or n_hits == 0:
         return None
     step = _interval_seconds(t[valid])
-    runs = _runs(hits)
-    first, last = max(runs, key=lambda r: (t[r[1]] - t[r[0]], r[1] - r[0]))
+    first, last = _longest_run(t, hits)
     run_seconds = float((t[last] - t[first]).astype("timedelta64[ms]").astype(np.int64)) / 1000.0 + step
     share = n_hits / n
     if require_persistent and share < persistence.min_share and run_seconds < persistence.min_run_seconds:

@@ -141,7 +141,7 @@ def sections(text: str) -> tuple[list[str], list[Section]]:
     """Lines of ``text`` and its parts: one after the leading prompt, or one per ``###command:X###`` marker."""
     pre = preamble(text)
     lines, prompt, start = pre.lines, pre.prompt, pre.body
-    markers = [(i, DUMP_MARKER_RE.match(ln.strip())) for i, ln in enumerate(lines)]
+    markers = [(i, DUMP_MARKER_RE.match(ln.strip())) for i, ln in enumerate(lines)] if "###command:" in strip_ansi(text) else []
     marks = [(i, m.group("cmd")) for i, m in markers if m]
     if not marks:
         cmd = parse_command(prompt.command) if prompt and prompt.command else None

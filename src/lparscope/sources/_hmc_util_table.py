@@ -208,11 +208,14 @@ def _number_column(col: list[str | None]) -> Any:
         arr = np.array(list(map(float, col)), dtype=np.float64)  # type: ignore[arg-type]
         if not (np.abs(arr) > LIMIT).any():
             return arr
-    out: list[float | str | None] = []
-    for v in col:
-        f = to_float(v) if v is not None else None
-        out.append(f if f is not None else (shared_value(v) if v is not None else None))
-    return out
+    return _per_value(col, _typed_value)
+
+
+def _typed_value(v: str | None) -> float | str | None:
+    if v is None:
+        return None
+    f = to_float(v)
+    return f if f is not None else shared_value(v)
 
 
 # --- reading a listing column-wise --------------------------------------------------------------
