@@ -222,7 +222,8 @@ def main() -> None:
     if a.keep_store and store.exists():
         _, out = timed("store kept: open for writing (migrates)", [sys.executable, "-c", OPEN_STORE, str(store)])
         before, after, rows, took = out.split()
-        print(f"  schema {before} -> {after}; {rows} summary row(s); migration {float(took):.1f} s")
+        print(f"  schema {before} -> {after}; {rows} summary row(s); open {float(took):.1f} s (migration, when "
+              "older, and the check for files a killed ingest left)")
     else:
         shutil.rmtree(store.parent, ignore_errors=True)
         for m in sorted(p for p in src.iterdir() if p.is_dir()):

@@ -263,27 +263,30 @@ def host_month_items(series_dir: Path) -> list[tuple[str, str, list[str]]]:
     return [(h, m, f) for (h, m), f in sorted(items.items())]
 
 
-def summarise_item(item: tuple[str, str, list[str]]) -> list[tuple]:
-    """usage.py summary rows of one host-month of the layout, read whole (a Spark task's work)."""
+def summarise_item(item: tuple[str, str, list[str]], metrics: tuple[str, ...] | None = None) -> list[tuple]:
+    """usage.py summary rows of one host-month of the layout, read whole (a Spark task's work).
+
+    ``metrics``: the series to read (default usage.INPUTS); the others come out as None.
+    """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .series import arrow_schema
-    from .usage import summarise_arrays
+    from .usage import INPUTS, summarise_arrays
 
     host, _, folders = item
-    tables, frames = [], []
+    wanted = ["time", *(metrics or INPUTS)]
+    tables, names, ends = [], [], []
     for folder in folders:
         for path in sorted(Path(folder).glob("*.parquet")):
-            t = pq.read_table(path, schema=arrow_schema())
-            tables.append(t)
-            frames += [Path(folder).parent.parent.name[len("frame="):]] * t.num_rows
+            tables.append(pq.read_table(path, columns=wanted))
+            names.append(Path(folder).parent.parent.name[len("frame="):])
+            ends.append(sum(t.num_rows for t in tables))
     if not tables:
         return []
     table = pa.concat_tables(tables)
     times = table.column("time").to_numpy().astype("datetime64[us]")
-    cols = {m: table.column(m).to_numpy(zero_copy_only=False).astype(float) for m in METRICS}
-    return summarise_arrays(host, np.array(frames, dtype=object), times, cols)
+    cols = {m: table.column(m).to_numpy(zero_copy_only=False).astype(float, copy=False) for m in wanted[1:]}
+    return summarise_arrays(host, lambda i: names[int(np.searchsorted(ends, i, side="right"))], times, cols)
 
 
 def series_glob(out: Path) -> str:

@@ -135,7 +135,7 @@ def size_spark(spark: Any, out: Path) -> Any:
     return table
 
 
-def _summary_rows(spark: Any, out: Path) -> list[tuple]:
+def _summary_rows(spark: Any, out: Path, metrics: tuple[str, ...] | None = None) -> list[tuple]:
     """usage.py rows of every host-month: each host-month is one work item, read whole by fleet.summarise_item.
 
     The layout holds one file per host-month (compacted), so a host-month is read by one task and
@@ -146,7 +146,8 @@ def _summary_rows(spark: Any, out: Path) -> list[tuple]:
     if not items:
         return []
     slots = spark.sparkContext.defaultParallelism
-    rows = spark.sparkContext.parallelize(items, max(1, min(len(items), 4 * slots))).flatMap(fleet.summarise_item)
+    rows = spark.sparkContext.parallelize(items, max(1, min(len(items), 4 * slots))).flatMap(
+        lambda item: fleet.summarise_item(item, metrics))
     return sorted(rows.collect(), key=lambda r: (r[0], r[1]))
 
 
@@ -165,7 +166,7 @@ def usage_spark(spark: Any, out: Path) -> Any:
 
 def monthly_p95_spark(spark: Any, out: Path) -> list[tuple]:
     """"P95 physc per partition per month" from the raw layout with Spark (a task per host-month)."""
-    return [(r[0], r[1], r[6], r[9]) for r in _summary_rows(spark, out) if r[6]]
+    return [(r[0], r[1], r[6], r[9]) for r in _summary_rows(spark, out, ("physc",)) if r[6]]
 
 
 def monthly_p95_spark_sql(spark: Any, out: Path) -> list[tuple]:

@@ -153,26 +153,34 @@ def _stats(v: Any, quantiles: tuple[float, ...]) -> tuple:
     return (int(v.size), float(v.mean()), *(float(x) for x in q), float(v.max()))
 
 
+# The metrics the summary reads (series.METRICS names).
+INPUTS = ("physc", "entitled", "cpu_user", "cpu_sys", "mem_real_total_mb", "mem_real_free_mb")
+
+
 def summarise_arrays(host: str, frames: Any, times: Any, cols: dict[str, Any]) -> list[tuple]:
     """The summary rows (COLUMNS order) of one host's snapshots, with numpy: SUMMARY_SQL's definitions.
 
-    ``frames``: the frame of each snapshot; ``times``: datetime64[us]; ``cols``: float arrays of the
-    metrics (NaN = missing). Used by the Spark engine, whose tasks each read one host-month.
+    ``frames(i)``: the frame of snapshot i; ``times``: datetime64[us]; ``cols``: float arrays of
+    INPUTS (NaN = missing; a metric left out counts as missing throughout). Used by the Spark
+    engine, whose tasks each read one host-month.
     """
     import numpy as np
 
+    missing = np.full(len(times), np.nan)
+    cols = {k: cols.get(k, missing) for k in INPUTS}
     months = times.astype("datetime64[M]")
     rows = []
     for month in np.unique(months):
         m = months == month
-        t = times[m]
-        pick = {k: v[m] for k, v in cols.items()}
+        whole = bool(m.all())  # the usual case: one month, no copies
+        t = times if whole else times[m]
+        pick = cols if whole else {k: v[m] for k, v in cols.items()}
         n, mean, p50, p95, p99, peak = _stats(pick["physc"], QUANTILES)
         _, _, busy95, busy_peak = _stats(pick["cpu_user"] + pick["cpu_sys"], (0.95,))
         _, _, mem95, mem_peak = _stats(pick["mem_real_total_mb"] - pick["mem_real_free_mb"], (0.95,))
         ent = pick["entitled"][~np.isnan(pick["entitled"])]
-        last = int(np.argmax(t))  # first of the newest snapshots, as arg_max
-        rows.append((host, str(month), str(frames[m][last]), t.min().item(), t.max().item(), int(m.sum()), n,
+        last = int(np.flatnonzero(m)[np.argmax(t)])  # first of the newest snapshots, as arg_max
+        rows.append((host, str(month), frames(last), t.min().item(), t.max().item(), int(len(t)), n,
                      mean, p50, p95, p99, peak, busy95, busy_peak, mem95, mem_peak,
                      float(ent.max()) if ent.size else None))
     return rows
