@@ -5,11 +5,14 @@
 applies a few random edits that real damage and hostile inputs make: lines dropped, repeated
 or swapped, numbers replaced by ``inf`` / ``nan`` / ``1e308`` / 300 digits, control and
 non-UTF-8-looking characters, very long lines, prompts glued to text, random bytes.
-Used by the hypothesis properties (tests/hardening/test_fuzz.py) and by bench/fuzz.py.
+``nmon_kinds()`` adds the nmon reader as two more "parsers" (its native core when built, and its
+pure path), fed with the project's nmon fixtures.
+Used by the hypothesis properties (tests/hardening/test_fuzz*.py) and by bench/fuzz.py.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from functools import lru_cache
@@ -107,3 +110,52 @@ def mutate(text: str, rng: random.Random, edits: int | None = None) -> str:
     if rng.random() < 0.05:
         out = "".join(chr(rng.randrange(1, 256)) for _ in range(rng.randrange(0, 400)))
     return out
+
+
+NMON_SEEDS = [ROOT / "tests" / "fixtures" / "nmon", ROOT / "examples" / "estate"]
+
+
+@lru_cache(maxsize=1)
+def nmon_seeds() -> list[str]:
+    """The project's own nmon recordings (each cut to its first 16,000 characters)."""
+    out = []
+    for base in NMON_SEEDS:
+        for path in sorted(base.rglob("*.nmon")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            out.append(text[: text.rfind("\n", 0, 16_000) + 1] if len(text) > 16_000 else text)
+    return out
+
+
+class NmonKind:
+    """The nmon reader with the parser contract of the fuzz harness: detect() and parse(text)."""
+
+    def __init__(self, native: bool) -> None:
+        self.native = native
+
+    def detect(self, text: str) -> int:
+        from lparscope.nmon import is_nmon
+
+        return 100 if is_nmon(text[:65536].encode("utf-8", "surrogatepass")) else 0
+
+    def parse(self, text: str) -> object:
+        from lparscope.nmon import read_nmon
+
+        before = os.environ.get("LPARSCOPE_NMON_NATIVE")
+        os.environ["LPARSCOPE_NMON_NATIVE"] = "1" if self.native else "0"
+        try:
+            return read_nmon(text.encode("utf-8", "surrogatepass"))
+        finally:
+            if before is None:
+                del os.environ["LPARSCOPE_NMON_NATIVE"]
+            else:
+                os.environ["LPARSCOPE_NMON_NATIVE"] = before
+
+
+def nmon_kinds() -> dict[str, NmonKind]:
+    """{"nmon-pure": ..., "nmon-native": ... (only when the native core is built)}."""
+    from lparscope.nmon import native
+
+    kinds = {"nmon-pure": NmonKind(False)}
+    if native.available():
+        kinds["nmon-native"] = NmonKind(True)
+    return kinds

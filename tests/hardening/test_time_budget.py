@@ -123,3 +123,34 @@ def test_a_parser_that_never_ends_costs_one_input_not_the_run(tmp_path: Path, mo
     status = {i.path.split("/")[-1]: i for i in estate.inputs}
     assert "per-file budget of 1 s" in status["lsps.txt"].reason, status["lsps.txt"]
     assert status["oslevel.txt"].status == "parsed"
+
+
+# Hostile lines placed inside a real input of every kind (the project's own fixtures), so the
+# line reaches the regular expressions of that kind's deeper states (tables, nested blocks),
+# not only detection. 100,000 characters: a quadratic pattern takes minutes there.
+IN_CONTEXT = {
+    "a label then a long blank run": "I/O Memory In" + " " * 100_000 + "x",
+    "a label then many numbers": "Min Buffers" + " 1" * 50_000 + " x",
+    "a key, a colon and a long blank run": "Receive Buffers:" + " " * 100_000 + "-",
+    "many colons": ":" * 100_000,
+    "tab separated words": "a\t" * 50_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(IN_CONTEXT))
+def test_hostile_line_inside_every_kind(name: str) -> None:
+    from .fuzz_inputs import seeds
+
+    registry = parsers()
+
+    def run() -> None:
+        for kind, pool in seeds().items():
+            if not pool:
+                continue
+            lines = pool[0].split("\n")
+            for at in (len(lines) // 2, len(lines)):
+                text = "\n".join(lines[:at] + [IN_CONTEXT[name]] + lines[at:])
+                registry[kind].detect(text)
+                registry[kind].parse(text)
+
+    timed(run)

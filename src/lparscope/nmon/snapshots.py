@@ -29,7 +29,7 @@ from datetime import datetime, timezone, tzinfo
 
 import numpy as np
 
-_T_RE = re.compile(r"^T(\d+)$")
+T_RE = re.compile(r"^T(\d{1,15})$")  # a snapshot number; more digits would not fit an int64
 _HMS_RE = re.compile(r"^(\d{1,2})[:.](\d{2})[:.](\d{2})")
 _DMY_RE = re.compile(r"^(\d{1,2})[- ]([A-Za-z]{3})[A-Za-z]*[- ,]+(\d{2}|\d{4})$")
 _MDY_RE = re.compile(r"^([A-Za-z]{3})[A-Za-z]*[- ]+(\d{1,2}),?[- ]+(\d{4})$")
@@ -160,9 +160,9 @@ class Snapshots:
         undated = 0
         for line, parts in self.pending:
             token = parts[1].strip() if len(parts) > 1 else ""
-            m = _T_RE.match(token)
+            m = T_RE.match(token)
             if not m:
-                warn(line, "ZZZZ line without a snapshot number", kind="zzzz")
+                warn(line, "ZZZZ line without a snapshot number (T and at most 15 digits)", kind="zzzz")
                 continue
             snap = int(m.group(1))
             hms = parts[2].strip() if len(parts) > 2 else ""

@@ -14,13 +14,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import numpy as np
 
 from .model import NAIVE, NmonRecording
-from .snapshots import Snapshots
+from .snapshots import T_RE, Snapshots
 
 WARN_CAP = 20  # warnings of one kind per section before they are only counted
 TEXT_TAGS = {"AAA", "ZZZZ", "UARG", "ERROR"}
 TEXT_COLUMNS = {"command", "wlmclass", "comm", "user", "group", "fullcommand"}
 TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_+\-]*$")
-T_RE = re.compile(r"^T(\d+)$")
 
 
 

@@ -43,12 +43,13 @@ def _safe(c: PlannedChange) -> str:
 def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     """The plan for these findings on this estate (see docs/plan.md)."""
     findings = list(findings)
-    name_findings(estate, findings)
+    index = joins(estate)  # the frames do not change while the plan is made
+    name_findings(estate, findings, index)
     props, advice = proposals_of(findings)
     for p in props:  # HMC names first, so that host rules and frame rules name a partition the same way
         if p.change.on_hmc:
             frame, lpar, _profile, _needs, _fp = names(estate, p.change.host, p.change.object, p.change.frame,
-                                                        by_partition=p.change.hmc_partition)
+                                                        by_partition=p.change.hmc_partition, index=index)
             p.change.frame, p.change.object = frame or p.change.frame, lpar
         host = estate.hosts.get(p.change.host)
         if host is not None and host.is_vios:
@@ -56,7 +57,6 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     merged, conflicts = merge(props)
     changes: list[PlannedChange] = []
     fps: dict[str, tuple[Any, Any]] = {}
-    index = joins(estate)  # the frames do not change while the plan is made
 
     def planned(ch: ProposedChange, reasons: list[Reason], notes: list[str]) -> PlannedChange:
         frame = lpar = profile = fp = None

@@ -45,7 +45,9 @@ def locate(estate: Estate, host: str, lpar: str | None = None, frame_name: str |
     the frame the change names, else the one partition of that name in all frames, when no other
     host is joined to it. ``index``: :func:`joins` of the estate, when many changes are located.
     """
-    ix = index if index is not None else joins(estate)
+    if index is None:
+        return _walk(estate, host, lpar, frame_name, by_partition)
+    ix = index
     only = frame_name if frame_name and frame_name in ix.frame_names else None
     if host:
         for fr, p in ix.by_host.get(host, ()):
@@ -55,6 +57,23 @@ def locate(estate: Estate, host: str, lpar: str | None = None, frame_name: str |
         named = [fr for fr in ix.by_name.get(lpar, ()) if (only is None or fr.name == only)
                  and fr.partitions[lpar].host in (None, host)]
         if len(named) == 1:  # the same name on several frames: ambiguous, not guessed (model/frame_join.py)
+            return named[0], named[0].partitions[lpar]
+    return None, None
+
+
+def _walk(estate: Estate, host: str, lpar: str | None, frame_name: str | None, by_partition: bool
+          ) -> tuple[Frame | None, FramePartition | None]:
+    """:func:`locate` for one change: the frames walked until the partition is found."""
+    frames = list(estate.frames.values())
+    if frame_name:
+        frames = [f for f in frames if f.name == frame_name] or frames
+    for fr in frames:
+        for p in fr.partitions.values():
+            if p.host == host and host:
+                return fr, p
+    if lpar and by_partition:
+        named = [fr for fr in frames if lpar in fr.partitions and fr.partitions[lpar].host in (None, host)]
+        if len(named) == 1:
             return named[0], named[0].partitions[lpar]
     return None, None
 
@@ -79,12 +98,13 @@ def names(estate: Estate, host: str, obj: str, frame_name: str | None = None, *,
     return frame, lpar, profile, needs, fp
 
 
-def name_findings(estate: Estate, findings: list[Any]) -> None:
+def name_findings(estate: Estate, findings: list[Any], index: Joins | None = None) -> None:
     """Put the managed-system and profile names the model knows into the findings' command texts
     (rules write placeholders: a host's own outputs do not name its frame)."""
     from ..model.change import MS, PROFILE
 
-    index = joins(estate)
+    if index is None and len(findings) > 1:
+        index = joins(estate)
     for f in findings:
         fr, fp = locate(estate, f.host, index=index)
         if fr is None:

@@ -28,7 +28,7 @@ from ..rules.changes import propose
 from ..rules.engine import Commands
 from .merge import Conflict, _num, same_value
 from .model import Plan, PlannedChange
-from .names import name_findings
+from .names import Joins, joins, name_findings
 
 #: How a partition setting reads in a sentence (the report's words; HMC attribute names otherwise).
 _LABELS = {
@@ -67,10 +67,10 @@ def _setting(kind: str, host: str, obj: str, attribute: str) -> tuple[str, ...]:
     return (host, "tunable" if kind == "tunable" else "device", obj, attribute)
 
 
-def _swapped(estate: Estate, host: str, cmds: Commands) -> Commands:
+def _swapped(estate: Estate, host: str, cmds: Commands, index: Joins | None = None) -> Commands:
     """The same command texts with the managed-system and profile names the model knows."""
     ns = SimpleNamespace(host=host, fix=cmds, rollback=Commands())
-    name_findings(estate, [ns])
+    name_findings(estate, [ns], index)
     return cmds
 
 
@@ -81,11 +81,11 @@ _LOOK = frozenset({"lsattr", "lsdev", "lssyscfg", "lshwres", "lsmap", "lspath", 
 
 
 def _extras(estate: Estate, host: str, block: Commands, generated: Commands,
-            stale: list[str]) -> dict[str, list[str]]:
+            stale: list[str], index: Joins | None = None) -> dict[str, list[str]]:
     """Lines of a fix the changes did not generate that still hold beside the plan's targets: checks
     (read-only commands) and notes. Commands of the rule's own (a profile save, an alternative) and
     notes naming the value the plan did not keep are left out: the plan decided."""
-    gen = _swapped(estate, host, generated)
+    gen = _swapped(estate, host, generated, index)
     out: dict[str, list[str]] = {}
     for form in ("root", "padmin", "hmc"):
         made = list(getattr(gen, form))
@@ -111,14 +111,15 @@ def _extras(estate: Estate, host: str, block: Commands, generated: Commands,
     return out
 
 
-def _rebuild(estate: Estate, f: Any, new: list[ProposedChange], skipped: list[str], stale: list[str]) -> None:
+def _rebuild(estate: Estate, f: Any, new: list[ProposedChange], skipped: list[str], stale: list[str],
+             index: Joins | None = None) -> None:
     """Fix and rollback commands of ``f`` derived from ``new`` (the plan's targets), keeping the
     lines of the old fix the old changes did not generate."""
     old_fix, old_undo = propose(*f.changes)
-    keep_fix = _extras(estate, f.host, f.fix, old_fix, stale)
-    keep_undo = _extras(estate, f.host, f.rollback, old_undo, stale)
+    keep_fix = _extras(estate, f.host, f.fix, old_fix, stale, index)
+    keep_undo = _extras(estate, f.host, f.rollback, old_undo, stale, index)
     fix, undo = propose(*new)
-    fix, undo = _swapped(estate, f.host, fix), _swapped(estate, f.host, undo)
+    fix, undo = _swapped(estate, f.host, fix, index), _swapped(estate, f.host, undo, index)
     form = "hmc" if any(c.on_hmc for c in f.changes) else "padmin" if f.fix.padmin and not f.fix.root else "root"
     for block, keep in ((fix, keep_fix), (undo, keep_undo)):
         for k in ("root", "padmin", "hmc"):
@@ -136,6 +137,7 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
     conflicts: dict[tuple, Conflict] = {}
     for c in plan.conflicts:
         conflicts[_setting(c.kind, c.host, c.object, c.attribute)] = c
+    index = joins(estate)  # one look at the frames for every finding's commands
     for f in findings:
         changes = list(getattr(f, "changes", None) or [])
         if not changes:
@@ -178,7 +180,7 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
         f.plan_refs = refs
         if not differs:
             continue
-        _rebuild(estate, f, new, skipped, stale)
+        _rebuild(estate, f, new, skipped, stale, index)
         rule_text = f.values.get("suggested")
         planned = [r for r in refs if r["status"] in ("planned", "in-place")]
         shown = ", ".join(label(c, c.target) for c in new if any(r["attribute"] == c.attribute

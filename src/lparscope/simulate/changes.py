@@ -105,7 +105,7 @@ def _parse_yaml(text: str, name: str) -> list[Change]:
             continue
         where = f"{name}:{n}"
         indented = line[0] in " \t"
-        m = re.fullmatch(r"\s*([^:\s][^:]*?)\s*:\s*(.*)", line)
+        m = re.fullmatch(r"\s*([^:\s](?:[^:]*[^:\s])?)\s*:\s*(.*)", line)
         if not m:
             raise ChangeError(f"{where}: expected 'host:' or 'attribute: value'")
         key, rest = m.group(1).strip().strip("'\""), m.group(2).strip()

@@ -53,10 +53,10 @@ from dataclasses import dataclass, field
 
 from ._entstat_sections import norm, split_kv
 
-EC_HEADER_RE = re.compile(r"^\s*(?:Statistics for every adapter in the\s+(?P<what>.*?)\s*:?\s*$"
+EC_HEADER_RE = re.compile(r"^\s*(?:Statistics for every adapter in the\s+(?P<what>(?:.*\S)?)\s*$"
                           r"|ETHERCHANNEL STATISTICS\b.*)", re.I)
 _LEADING_INT = re.compile(r"^\s*(\d+)\b")
-_BACKUP_LINE = re.compile(r"^\s*Backup adapter\s*(?:-|:)\s*(?P<name>ent\d+)\s*:?\s*$", re.I)
+_BACKUP_LINE = re.compile(r"^\s*Backup adapter\s*(?:-|:)\s*(?P<name>ent\d+)\s*(?::\s*)?$", re.I)
 
 
 @dataclass

@@ -214,7 +214,7 @@ def counter_key(label: str, column: int, position: int, npairs: int) -> str:
 
 # --- generic line readers ----------------------------------------------------------------
 
-_ELAPSED_RE = re.compile(r"(\d+)\s*(day|hour|minute|second)s?", re.IGNORECASE)
+_ELAPSED_RE = re.compile(r"(?<!\d)(\d+)\s*(day|hour|minute|second)s?", re.IGNORECASE)
 _UNIT = {"day": 86400, "hour": 3600, "minute": 60, "second": 1}
 
 
@@ -274,7 +274,7 @@ def int_list(text: str) -> list[int] | None:
 
 SEA_HEADER_RE = re.compile(r"^\s*Statistics for adapters in the Shared Ethernet Adapter\s+(?P<name>\S+)", re.I)
 MEMBER_LABEL_RE = re.compile(r"^\s*(?P<role>Real|Virtual|Control)(?: Channel)?\s+Adapter:\s*(?P<name>ent\d+)\s*$")
-_FLAG_WORD_RE = re.compile(r"<\s*([A-Za-z0-9_ ]*?)\s*>")
+_FLAG_WORD_RE = re.compile(r"<\s*((?:[A-Za-z0-9_ ]*[A-Za-z0-9_])?)\s*>")
 
 _SEA_SUBS = {
     "vlan ids": "vlan",

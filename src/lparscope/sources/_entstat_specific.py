@@ -12,7 +12,10 @@ from ._entstat_record import EthernetAdapterStats
 from .base import Parsed, to_int
 
 BUFFER_HEADER_RE = re.compile(r"^\s*Buffer Type\s+(?P<cols>[A-Za-z]+(?:\s+[A-Za-z]+)+)\s*$")
-NUMBERS_ROW_RE = re.compile(r"^\s*(?P<label>[A-Za-z][A-Za-z /()+.-]*?)\s+(?P<nums>-?\d+(?:\s+-?\d+)*)\s*$")
+# The label's words and the spaces between them are matched apart (a space is never both part of
+# the label and of the gap before the numbers), so a long run of spaces costs linear time.
+NUMBERS_ROW_RE = re.compile(
+    r"^\s*(?P<label>[A-Za-z][A-Za-z/()+.-]*(?: +[A-Za-z/()+.-]+)*?)\s+(?P<nums>-?\d+(?:\s+-?\d+)*)\s*$")
 WORDS_RE = re.compile(r"^\s*[A-Za-z][\w /()&.,+'-]*$")
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from ..numbers import whole
 
-STAR_RE = re.compile(r"^\*(?P<kw>[A-Z0-9]{2,5})(?:\s(?P<value>.*?))?\s*$")
+STAR_RE = re.compile(r"^\*(?P<kw>[A-Z0-9]{2,5})(?:\s(?P<value>(?:.*\S)?))?\s*$")
 BLOCK_SEPARATOR = re.compile(r"^\?+$")  # the value of "*FC ????????" between blocks
 
 # Keyword -> field name (the VPD keywords IBM prints in lsvpd / lshmc -v).
@@ -166,7 +166,7 @@ def summarise(blocks: list[tuple[str, dict[str, str], dict[str, int], int]]) -> 
 # --- the dotted form (lscfg -v) ------------------------------------------------------------
 
 # "Part Number.................03N5297", "Product Specific.(HE).......0001", "ROM Level.(alterable).......DV0210"
-DOTTED_RE = re.compile(r"^(?P<key>\S.*?)\.{2,}(?P<value>.*?)\s*$")
+DOTTED_RE = re.compile(r"^(?P<key>\S.*?)\.{2,}(?P<value>(?:.*\S)?)\s*$")
 
 
 def dotted_field(line: str) -> tuple[str, str] | None:

@@ -81,6 +81,9 @@ _KV_RE = _KV
 # ``(?:[\d.,]+\s*...)+``, was exponential in the length of a run of digits).
 _VALUE = r"(?:[\d.,]+(?:\s*\[\s*[\d.,]+\s*%\s*\]\s*|\s+|$)|N/A(?:\s+|$))"
 _STAT_RE = re.compile(rf"^\s*(?P<name>[A-Za-z][^\[\]]*?)\s+(?P<vals>{_VALUE}+)$")
+# A statistics row is a name then its values; the name may hold digits and spaces, so the row is
+# found by trying each split point: lines longer than any real row are not tried (linear time).
+_STAT_LINE_MAX = 400
 _PAIR_RE = re.compile(r"([\d.,]+)\s*(?:\[\s*([\d.,]+)\s*%\s*\])?")
 _SIZE = r"([\d.,]+)\s*([KMGT]B)"
 _MODEL_RE = re.compile(
@@ -290,7 +293,7 @@ def parse(text: str) -> Parsed:
             continue
         if re.match(r"^[-\s]+$", line):
             continue
-        head = re.match(r"^(?P<title>[A-Za-z][A-Za-z ]*?)\s*:", line)
+        head = re.match(r"^(?P<title>[A-Za-z](?:[A-Za-z ]*[A-Za-z])?)\s*:", line)
         title = _snake(head.group("title")).replace("_", " ") if head else ""
         if title in _SECTIONS and not _ends_with_value(line.split("Average")[0]):
             close_para()
@@ -334,7 +337,7 @@ def parse(text: str) -> Parsed:
                 rep.monitored_seconds = _seconds(value)
             continue
         if section in ("resource", "ame"):
-            st = _STAT_RE.match(line)
+            st = _STAT_RE.match(line) if len(line) <= _STAT_LINE_MAX else None
             if st:
                 stat = _stat(st.group("name"), st.group("vals"), lineno)
                 (rep.resource_stats if section == "resource" else rep.ame_stats)[stat.name] = stat

@@ -31,7 +31,7 @@ TITLE = "df / df -k / -m / -g / -P"
 COMMANDS = [r"^df\b"]
 STARTS = re.compile(r"^Filesystem\s+(?:512|1024|GB|MB)[- ]blocks\b")
 
-_HEADER = re.compile(r"^Filesystem\s+(?P<unit>512-blocks|1024-blocks|MB blocks|GB blocks)\s+(?P<rest>.*?)\s*$")
+_HEADER = re.compile(r"^Filesystem\s+(?P<unit>512-blocks|1024-blocks|MB blocks|GB blocks)\s+(?P<rest>(?:.*\S)?)\s*$")
 _TO_MB = {"512-blocks": 1 / 2048, "1024-blocks": 1 / 1024, "MB blocks": 1.0, "GB blocks": 1024.0}
 _UNIT = {"512-blocks": "512", "1024-blocks": "KB", "MB blocks": "MB", "GB blocks": "GB"}
 

@@ -65,7 +65,7 @@ TITLE = "entstat -d / entstat -all / netstat -v"
 COMMANDS = [r"^entstat\b", r"^netstat\b.*\s-[A-Za-z]*v\b"]
 STARTS = re.compile(r"^\s*(?:ETHERNET|ETHERCHANNEL) STATISTICS \(")
 
-_HEADER_RE = re.compile(r"^\s*(?P<kind>ETHERNET|ETHERCHANNEL) STATISTICS\s*\((?P<name>[^)\s]*)\)\s*:?\s*$")
+_HEADER_RE = re.compile(r"^\s*(?P<kind>ETHERNET|ETHERCHANNEL) STATISTICS\s*\((?P<name>[^)\s]*)\)\s*(?::\s*)?$")
 _RULE_RE = re.compile(r"^[\s=-]+$")
 _BARE_PROMPT_RE = re.compile(r"^\s*(?:\S+\s*)?[#$]\s*$")  # "root@aix1:/ #" left at the end
 _FLAG_WORDS_RE = re.compile(r"^\s*[\w+.-]+(?:\s+[\w+.-]+)*\s*$")

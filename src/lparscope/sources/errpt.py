@@ -50,9 +50,9 @@ COMMANDS = [r"^errpt\b"]
 STARTS = re.compile(r"^(?:IDENTIFIER\s+TIMESTAMP\s+T\s+C\s+RESOURCE_NAME\s+DESCRIPTION|LABEL:\s+\S+)\s*$")
 
 _HEADER = re.compile(r"^IDENTIFIER\s+TIMESTAMP\s+T\s+C\s+RESOURCE_NAME\s+DESCRIPTION\s*$")
-_ROW = re.compile(r"^(?P<id>[0-9A-F]{8})\s+(?P<ts>\d{10})\s+(?P<t>[PTUI])\s+(?P<c>[HSOU])\s+(?P<res>\S+)\s+(?P<desc>\S.*?)\s*$")
+_ROW = re.compile(r"^(?P<id>[0-9A-F]{8})\s+(?P<ts>\d{10})\s+(?P<t>[PTUI])\s+(?P<c>[HSOU])\s+(?P<res>\S+)\s+(?P<desc>\S(?:.*\S)?)\s*$")
 _RULE = re.compile(r"^-{10,}\s*$")
-_FIELD = re.compile(r"^(?P<key>[A-Z][A-Za-z /]+?):\s*(?P<value>.*?)\s*$")
+_FIELD = re.compile(r"^(?P<key>[A-Z][A-Za-z /]+?):\s*(?P<value>(?:.*\S)?)\s*$")
 _TYPES = {"P": "PERM", "T": "TEMP", "U": "UNKN", "I": "INFO"}
 _SECTIONS = ("Description", "Probable Causes", "User Causes", "Install Causes", "Failure Causes",
              "Recommended Actions", "Detail Data", "Duplicates")

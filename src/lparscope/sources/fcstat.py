@@ -60,7 +60,7 @@ STARTS = re.compile(r"^\s*FIBRE CHANNEL STATISTICS REPORT:")
 
 
 _REPORT_RE = re.compile(r"^\s*FIBRE CHANNEL STATISTICS REPORT:\s*(?P<name>\S+)?")
-_KV_RE = re.compile(r"^\s*(?P<key>[A-Za-z][^:]*?)\s*:\s*(?P<value>.*?)\s*$")
+_KV_RE = re.compile(r"^\s*(?P<key>[A-Za-z](?:[^:]*[^:\s])?)\s*:\s*(?P<value>(?:.*\S)?)\s*$")
 _TXRX_RE = re.compile(r"^\s*(?P<key>Frames|Words)\s*:\s*(?P<tx>-?\d+)\s+(?:(?:Frames|Words)\s*:\s*)?(?P<rx>-?\d+)\s*$")
 _TITLE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9 ()/\-]*$")
 _INT_RE = re.compile(r"^-?\d+$|^0x[0-9A-Fa-f]+$")

@@ -102,7 +102,7 @@ def util_records(lines: list[str], sec: hc.Section) -> tuple[hc.ReadResult, list
 
 # --- lshmc -----------------------------------------------------------------------------
 
-_VERSION_LINE = re.compile(r"^\s*(?P<key>Version|Release|Service Pack|HMC Build level)\s*:?\s*(?P<value>\S.*?)\s*$", re.I)
+_VERSION_LINE = re.compile(r"^\s*(?P<key>Version|Release|Service Pack|HMC Build level)\s*(?::\s*)?(?P<value>\S(?:.*\S)?)\s*$", re.I)
 
 
 def info_from(attrs: dict[str, str], line: int, lines: dict[str, int]) -> HmcInfo:

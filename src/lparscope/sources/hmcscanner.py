@@ -59,7 +59,7 @@ TITLE = "HMC Scanner sheets (CSV / .xls / .xlsx)"
 COMMANDS: list[str] = []
 STARTS = None
 
-SHEET_MARK = re.compile(r"^#\s*HMC Scanner sheet:\s*(?P<name>.+?)\s*$")
+SHEET_MARK = re.compile(r"^#\s*HMC Scanner sheet:\s*(?P<name>\S(?:.*\S)?)\s*$")
 
 # table name -> (sheet, columns that must all be in the header row); most specific first
 SIGNATURES: list[tuple[str, str, frozenset[str]]] = [(t, s, frozenset(c)) for t, s, c in [

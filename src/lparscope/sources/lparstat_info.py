@@ -38,7 +38,7 @@ TITLE = "lparstat -i"
 COMMANDS = [r"^lparstat\b.*\s-[A-Za-z]*i"]
 STARTS = re.compile(r"^Node\s+Name\s*:\s*\S")
 
-_KV_RE = re.compile(r"^\s*(?P<key>[A-Za-z][^:]*?)\s*:\s*(?P<value>.*?)\s*$")
+_KV_RE = re.compile(r"^\s*(?P<key>[A-Za-z](?:[^:]*[^:\s])?)\s*:\s*(?P<value>(?:.*\S)?)\s*$")
 
 # field name -> value type ("str", "int", "float", "mb")
 _FIELDS: dict[str, str] = {

@@ -65,10 +65,10 @@ STARTS = re.compile(r"^INSTALLED RESOURCE LIST WITH VPD\s*$")
 PlatformSummary = _vpd.PlatformSummary
 
 # A device row: a name ending in a number ("fcs0"), or any name behind a +/*/- mark ("* dvdf04nim").
-_DEVICE = re.compile(r"^(?:(?P<mark>[+*-])\s+(?P<any>[A-Za-z][\w.-]*)|(?P<name>[A-Za-z]\w*\d))(?:\s{2,}|\s*$)(?P<rest>.*?)\s*$")
+_DEVICE = re.compile(r"^(?:(?P<mark>[+*-])\s+(?P<any>[A-Za-z][\w.-]*)|(?P<name>[A-Za-z]\w*\d))(?:\s{2,}|\s*$)(?P<rest>(?:.*\S)?)\s*$")
 _LOCATION = re.compile(r"^(?:U[\w.,-]+|P\d[\w-]*|\d\d-[\w,.-]+)$")
-_NODE_ATTR = re.compile(r"^(?P<key>Name|Model|Node|Device Type|Physical Location):\s+(?P<value>.*?)\s*$")
-_TITLE = re.compile(r"^(?P<title>[^.:][^:]*?)\s*:\s*$")
+_NODE_ATTR = re.compile(r"^(?P<key>Name|Model|Node|Device Type|Physical Location):\s+(?P<value>(?:.*\S)?)\s*$")
+_TITLE = re.compile(r"^(?P<title>[^.:](?:[^:]*[^:\s])?)\s*:\s*$")
 _SKIP = re.compile(r"^(?:INSTALLED RESOURCE LIST(?: WITH VPD)?|The following resources are installed on (?:the|your) machine\.?"
                    r"|\+/- = Added or deleted from Resource List\.|\* += Diagnostic support not available\."
                    r"|Model (?:Architecture|Implementation):.*)$")

@@ -34,7 +34,7 @@ STARTS = re.compile(r"^name\s+status\s+(?:location\s+|physloc\s+)?description\s*
 
 _STATUS = ("Available", "Defined", "Stopped", "Diagnosed", "Unknown", "Missing")
 _STATUS_RE = "|".join(_STATUS)
-_ROW = re.compile(rf"^(?P<name>[A-Za-z][\w.#-]*)\s+(?P<status>{_STATUS_RE})(?:\s+(?P<rest>.*?))?\s*$")
+_ROW = re.compile(rf"^(?P<name>[A-Za-z][\w.#-]*)\s+(?P<status>{_STATUS_RE})(?:\s+(?P<rest>(?:.*\S)?))?\s*$")
 # AIX location codes (00-08, 05-08-00-3,0, 24-T1-01) and physical location codes (U78A0.001.X-P1-C3-T1)
 _LOCATION = re.compile(r"^(?:[0-9A-F]{2}(?:-[0-9A-Za-z,.:]+)+|U[0-9A-Z]{4}\.[\w.]+(?:-[\w.,]+)+|P\d(?:-[\w.,]+)+)$")
 _HEADER = re.compile(r"^name(?:\s+(?:status|location|physloc|description|parent|class|subclass|type))+\s*$")

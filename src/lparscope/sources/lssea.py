@@ -55,7 +55,7 @@ _SEA_RE = re.compile(r"^\s*SEA\s*:\s*(?P<name>ent\d+)\s*$")
 _BORDER_RE = re.compile(r"^\s*\+-{5,}\+\s*$")
 _DASHES_RE = re.compile(r"^\s*-{3,}(?:\s+-{3,})*\s*$")
 _TITLE_RE = re.compile(r"^\s*(?P<title>[A-Z][A-Z ]{3,}[A-Z])\s*$")
-_KV_RE = re.compile(r"^\s*(?P<key>[A-Za-z][\w /]*?)\s*:\s*(?P<value>.*?)\s*$")
+_KV_RE = re.compile(r"^\s*(?P<key>[A-Za-z](?:[\w /]*[\w/])?)\s*:\s*(?P<value>(?:.*\S)?)\s*$")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 

@@ -71,7 +71,7 @@ _DEV_HDR = re.compile(r"\bName\s+Device\s+Name\s+Type\s+Virtual\s+Device\s+RootV
 _RULE = re.compile(r"^\s*(=+|-+)\s*$")
 _TITLE = re.compile(r"^(?P<name>[A-Za-z0-9_][\w.-]*)\s+-\s+(?P<state>[A-Za-z]+)\s*$")
 _SECTION = re.compile(r"^[A-Z][A-Z0-9 /\-]*[A-Z]$")
-_KV = re.compile(r"^(?P<key>[A-Za-z][^:]*?):\s*(?P<value>.*?)\s*$")
+_KV = re.compile(r"^(?P<key>[A-Za-z][^:]*?):\s*(?P<value>(?:.*\S)?)\s*$")
 _STATUS = re.compile(r"^[A-Z][A-Z_]{3,}$")
 _VERSION_KEYS = re.compile(r"^(?:os\s*type|os\s*version|version|versioned)$", re.I)
 _GENERAL_FIELDS = {"Type": "type", "Hostname": "hostname", "Directory": "directory"}

@@ -46,10 +46,10 @@ COMMANDS = [r"^mount\s*(?:\|.*)?$", r"^nfsstat\b.*\s-[A-Za-z]*m"]
 STARTS = re.compile(r"^\s*node\s+mounted\s+mounted\s+over\s+vfs\s+date\s+options\s*$")
 
 _HEADER = STARTS
-_RULE = re.compile(r"^\s*-{4,}[\s-]*$")
+_RULE = re.compile(r"^\s*----[\s-]*$")
 _DATE = re.compile(r"\s(?P<date>[A-Z][a-z]{2}\s+\d{1,2}\s+\d{1,2}:\d{2})(?:\s+(?P<opts>\S.*?))?\s*$")
 _NFSSTAT_HEAD = re.compile(r"^(?P<over>/\S*)\s+from\s+(?P<src>\S+)\s*$")
-_FLAGS = re.compile(r"^\s*Flags:\s*(?P<flags>\S.*?)\s*$")
+_FLAGS = re.compile(r"^\s*Flags:\s*(?P<flags>\S(?:.*\S)?)\s*$")
 _NFSSTAT_OTHER = re.compile(r"^\s*(?:All|Lookups|Reads|Writes|Read|Write):\s")
 _TYPED_PROMPT = re.compile(r"^\s*\S*[#$>]\s*(?:mount|nfsstat)\b")  # "# nfsstat -m": not a known prompt
 

@@ -55,11 +55,11 @@ COMMANDS = [r"^netstat\b(?=.*\s-\w*s)(?!.*\s-\w*[vinr])"]
 STARTS = None  # a section header ("tcp:") alone is too common to cut prompt-less text at
 
 _SECTION_RE = re.compile(r"^(?P<proto>[a-z][a-z0-9]*):\s*$")
-_COUNTER_RE = re.compile(r"^(?P<num>\d+)\s+(?P<desc>\S.*?)\s*$")
+_COUNTER_RE = re.compile(r"^(?P<num>\d+)\s+(?P<desc>\S(?:.*\S)?)\s*$")
 _HISTOGRAM_RE = re.compile(r"^(?P<desc>[A-Za-z][\w /'().,<>-]*?):\s*(?P<num>\d+)\s*$")
 _HEADING_RE = re.compile(r"^(?P<desc>[A-Za-z][\w /'().,-]*):\s*$")
 # "(1993421537 bytes)", "(for 1993397420 bytes)", "(including 1407 drops)", "(of 16133009 attempts)"
-_PAREN_NUM_RE = re.compile(r"\(\s*(?:[a-z]+\s+)?(?P<num>\d+)\s+(?P<unit>[A-Za-z][A-Za-z ]*?)\s*\)")
+_PAREN_NUM_RE = re.compile(r"\(\s*(?:[a-z]+\s+)?(?P<num>\d+)\s+(?P<unit>[A-Za-z](?:[A-Za-z ]*[A-Za-z])?)\s*\)")
 _PROTOCOLS = {"ip", "ipv6", "icmp", "icmpv6", "igmp", "tcp", "udp", "ipintrq", "arp", "route", "sctp"}
 
 # Counters the rules read by name: (protocol, key) -> summary field.

@@ -48,9 +48,9 @@ TITLE = "prtconf / lsconf"
 COMMANDS = [r"^(?:prtconf|lsconf)\b(?!.*\s-[A-Za-z]*[cmsLkv])"]
 STARTS = re.compile(r"^System Model:\s*\S")
 
-_KV = re.compile(r"^(?P<key>[A-Z][A-Za-z0-9 ./()-]*?):\s*(?P<value>.*?)\s*$")
+_KV = re.compile(r"^(?P<key>[A-Z][A-Za-z0-9 ./()-]*?):\s*(?P<value>(?:.*\S)?)\s*$")
 # nmon's BBBP copy prints "+" as "p" and "*" as "m".
-_RESOURCE = re.compile(r"^(?P<mark>[+*-]|[pm](?=\s))\s+(?P<name>[A-Za-z][\w.-]*)\s+(?P<rest>.*?)\s*$")
+_RESOURCE = re.compile(r"^(?P<mark>[+*-]|[pm](?=\s))\s+(?P<name>[A-Za-z][\w.-]*)\s+(?P<rest>(?:.*\S)?)\s*$")
 _LOCATION = re.compile(r"^(?:U[\w.,-]+|P\d[\w-]*|\d\d-\d\d[\w-]*|[A-Z]\d-\S*)$")
 _PV_ROW = re.compile(r"^(?P<pv>hdisk\w+|\S+)\s+(?P<state>active|missing|removed|\S+)\s+(?P<total>\d+)\s+(?P<free>\d+)\s+(?P<dist>[\d.]+)\s*$")
 _RULE = re.compile(r"^=+$")

@@ -47,7 +47,7 @@ STARTS = re.compile(r"^\s*Advanced Statistics for SEA\s*$")
 
 _RULE_RE = re.compile(r"^[\s=-]+$")
 _GLUED_RULE_RE = re.compile(r"^\s*-{3,}(?=[A-Za-z])")
-_FIELD_RE = re.compile(r"^\s*(?P<key>MAC|VLAN Priority|VLAN|Hostname|IPv6|IP(?: Address)?|Device Name)\s*:\s*(?P<value>.*?)\s*$",
+_FIELD_RE = re.compile(r"^\s*(?P<key>MAC|VLAN Priority|VLAN|Hostname|IPv6|IP(?: Address)?|Device Name)\s*:\s*(?P<value>(?:.*\S)?)\s*$",
                        re.IGNORECASE)
 _COLUMN_HEADERS = re.compile(r"^\s*(?:Transmit Statistics:|Receive Statistics:)(?:\s+Receive Statistics:)?\s*$")
 _RIGHT_COLUMN = 30

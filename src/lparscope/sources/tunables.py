@@ -47,7 +47,7 @@ STARTS = re.compile(r"^NAME\s+CUR\s+DEF\s+BOOT\s+MIN\s+MAX\s+UNIT\s+TYPE\s*$")
 _PROGRAMS = ("schedo", "vmo", "ioo", "no", "nfso")
 _HEADER = STARTS
 _SEPARATOR = re.compile(r"^\s*n?-{8,}\s*$")
-_ASSIGN = re.compile(r"^\s*(?P<name>[A-Za-z_%][\w%.]*)\s*=\s*(?P<value>.*?)\s*$")
+_ASSIGN = re.compile(r"^\s*(?P<name>[A-Za-z_%][\w%.]*)\s*=\s*(?P<value>(?:.*\S)?)\s*$")
 _LEGEND = re.compile(r"^\s{2,}[A-Za-z] = [A-Z][\w-]*:|^n/a means |^(Parameter types|Value conventions):")
 _TYPE = re.compile(r"^[SDBRCMId]$")
 _VALUE = re.compile(r"^(?:n/a|[-+]?\d+(?:\.\d+)?[KMGTPE]?(?:[-+]\d+)?|0x[0-9a-fA-F]+|\{.*\})$")

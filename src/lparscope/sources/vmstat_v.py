@@ -37,7 +37,7 @@ TITLE = "vmstat -v / vmstat -vc"
 COMMANDS = [r"^vmstat\b.*\s-[A-Za-z]*v"]
 STARTS = re.compile(r"^\s*\d+\s+memory pages\s*$")
 
-_COUNTER_RE = re.compile(r"^\s*(?P<num>[-+]?\d+(?:[.,]\d+)?)\s+(?P<desc>[A-Za-z].*?)\s*$")
+_COUNTER_RE = re.compile(r"^\s*(?P<num>[-+]?\d+(?:[.,]\d+)?)\s+(?P<desc>[A-Za-z](?:.*\S)?)\s*$")
 _SEPARATOR_RE = re.compile(r"^\s*n?-{5,}\s*$")  # nmon's "n-----" separator, dashes
 
 # descriptions only vmstat -v prints (snake keys)

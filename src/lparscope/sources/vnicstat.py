@@ -71,7 +71,7 @@ _HEADER_RE = re.compile(r"^\s*VNIC Server Statistics\s*:\s*(?P<name>\S*)\s*$", r
 _RULE_RE = re.compile(r"^[\s=-]+$")
 _SUB_CRQ_RE = re.compile(r"^\s*Tx Sub-CRQ\s+(?P<n>\d+)\s*:", re.I)
 _TXRX_RE = re.compile(r"^\s*Transmit Statistics\s*:", re.I)
-_BLOCK_RE = re.compile(r"^\s*(?P<title>[A-Za-z][\w /()-]*?)\s*:\s*$")
+_BLOCK_RE = re.compile(r"^\s*(?P<title>[A-Za-z](?:[\w /()-]*[\w/()-])?)\s*:\s*$")
 _DEVICE_IN_CMD = re.compile(r"\b(vnicserver\d+)\b")
 
 _FIELDS = {  # "Key" as printed, lower-cased -> (attribute, is a number)
