@@ -120,11 +120,12 @@ def test_migration_from_version_1(tmp_path: Path) -> None:
     con.close()
     ingest([str(ESTATE)], store)  # migrates, then ingests
     con = duckdb.connect(str(store), read_only=True)
-    assert [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY 1").fetchall()] == [1, 2]
+    assert [r[0] for r in con.execute("SELECT version FROM schema_version ORDER BY 1").fetchall()] == [1, 2, 3]
     assert con.execute("SELECT count(*) FROM collections").fetchone()[0] == 2  # old rows kept
     assert con.execute("SELECT count(*) FROM sizing").fetchone()[0] == 7  # the sized hosts of the example
+    assert con.execute("SELECT host, month, samples FROM usage_monthly").fetchall() == [("aix5", "2026-11", 288)]
     con.close()
-    assert LATEST == 2
+    assert LATEST == 3
 
 
 def test_store_newer_than_code_is_refused(tmp_path: Path) -> None:

@@ -27,10 +27,12 @@ def _label(tr: FrameTrace, lpar: str | None, host: str | None) -> str | None:
 
 
 def changes_by_frame(plan: Any) -> dict[str | None, list[tuple[int, Any]]]:
-    """The plan's changes by the frame they name (None: none), each with its place in the plan."""
+    """The plan's planned processor changes by the frame they name (None: none), each with its place
+    in the plan (the host's own changes, tunables and devices, are left out here once)."""
     out: dict[str | None, list[tuple[int, Any]]] = {}
     for n, pc in enumerate(getattr(plan, "changes", None) or []):
-        out.setdefault(pc.frame or None, []).append((n, pc))
+        if getattr(pc, "status", "planned") == "planned" and pc.change.kind in ("partition", "profile", "pool"):
+            out.setdefault(pc.frame or None, []).append((n, pc))
     return out
 
 

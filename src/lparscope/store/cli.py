@@ -141,10 +141,38 @@ def diff_cmd(
     _table(out, "Pool peak forecast (linear trend, 95% prediction interval)", rows, cols)
 
 
+@store_app.command("usage")
+def usage_cmd(
+    target: Optional[str] = typer.Argument(None, help="A host or frame name (default: every host)."),
+    store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
+    json_out: Optional[str] = typer.Option(None, "--json", help="Write every summary column as JSON to FILE ('-' for stdout)."),
+) -> None:
+    """Physical cores used per partition per month (P50/P95/P99/peak), from the summary kept at ingest."""
+    from .query import hosts_matching
+    from .usage import monthly
+
+    path = _store(store)
+    con = _open_read_only(path)
+    try:
+        rows = monthly(con, hosts_matching(con, target))
+    finally:
+        con.close()
+    if json_out:
+        text = json.dumps(rows, indent=1, default=str) + "\n"
+        if json_out == "-":
+            print(text, end="")
+            return
+        Path(json_out).write_text(text, encoding="utf-8")
+    fmt = lambda v: "" if v is None else f"{v:.3f}"  # noqa: E731
+    _table(Console(), "Physical cores per partition per month (physc)",
+           [{**r, **{k: fmt(r[k]) for k in ("physc_p50", "physc_p95", "physc_p99", "physc_peak")}} for r in rows],
+           ["frame", "host", "month", "samples", "physc_p50", "physc_p95", "physc_p99", "physc_peak"])
+
+
 @store_app.command("export")
 def export_cmd(
     fmt: str = typer.Option("openmetrics", "--format", help="openmetrics, csv or parquet"),
-    table: Optional[str] = typer.Option(None, "--table", help="Table for csv/parquet: collections, inputs, report_sections, hosts, config, findings, series_files, sizing, series."),
+    table: Optional[str] = typer.Option(None, "--table", help="Table for csv/parquet: collections, inputs, report_sections, hosts, config, findings, series_files, sizing, usage_monthly, series."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Output file (openmetrics: default stdout)."),
     store: Optional[Path] = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:

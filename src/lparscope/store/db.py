@@ -41,8 +41,11 @@ def schema_version(con: Any) -> int:
     return int(row[0] or 0)
 
 
-def migrate(con: Any, upto: int = LATEST) -> int:
-    """Apply every migration newer than the store's version (each in its own transaction)."""
+def migrate(con: Any, root: Path, upto: int = LATEST) -> int:
+    """Apply every migration newer than the store's version (each in its own transaction).
+
+    ``root``: the store's series folder, for the steps that read the Parquet series.
+    """
     current = schema_version(con)
     if current > LATEST:
         raise StoreError(f"store schema version {current} is newer than this lparscope knows ({LATEST}): upgrade lparscope")
@@ -51,8 +54,11 @@ def migrate(con: Any, upto: int = LATEST) -> int:
             continue
         con.execute("BEGIN TRANSACTION")
         try:
-            for sql in statements:
-                con.execute(sql)
+            for step in statements:
+                if callable(step):
+                    step(con, root)
+                else:
+                    con.execute(step)
             con.execute("INSERT INTO schema_version VALUES (?, ?)",
                         [version, datetime.now(timezone.utc).replace(tzinfo=None)])
             con.execute("COMMIT")
@@ -82,7 +88,11 @@ def connect(store: Path, read_only: bool = False, upto: int = LATEST) -> Any:
             raise StoreError(f"{store}: store schema is not at version {LATEST}: run any `lparscope store` "
                              "command that writes (ingest) to migrate it")
         return con
-    migrate(con, upto)
+    try:
+        migrate(con, series_root(store), upto)  # steps read only catalogued series files
+    except StoreError:
+        con.close()
+        raise
     if upto == LATEST:
         remove_orphans(con, series_root(store))
     return con

@@ -2,7 +2,8 @@
 
 Two engines run the same functions of this module and write the same layout:
 
-    OUT/series/frame=<frame>/host=<host>/date=<YYYY-MM-DD>/*.parquet   (series.METRICS per snapshot)
+    OUT/series/frame=<frame>/host=<host>/month=<YYYY-MM>/*.parquet     (series.METRICS per snapshot)
+    OUT/usage_monthly.parquet                                            (fleet ingest: usage.py summary)
     OUT/findings.parquet                                                 (fleet ingest: collections' findings)
     OUT/sizing.parquet                                                   (fleet size: one row per host)
 
@@ -12,6 +13,10 @@ recording (its series) or one collection: a top-level folder or bundle of comman
 findings). Sizing reads a host's whole series from the Parquet layout, in time order, and calls
 sizing.cpu.size_partition with the settings the recording itself carries (last entitled,
 virtual CPUs, pool CPUs and capped flag of the nmon LPAR section).
+
+Compaction: a host-month fed by several recordings (daily nmon files, say) first gets one file per
+recording (or Spark task); ``compact`` then rewrites each such folder into one file sorted by time,
+so the layout holds one file per host and month whatever the recordings were. Both engines run it.
 """
 
 from __future__ import annotations
@@ -93,10 +98,10 @@ def recording_batch(path: str):  # type: ignore[no-untyped-def]
     cols = {k: v[order] for k, v in cols.items()}
     table = to_arrow(cols)
     n = len(cols["time"])
-    days = cols["time"].astype("datetime64[D]").astype(str)
+    months = cols["time"].astype("datetime64[M]").astype(str)
     return table.append_column("frame", pa.array([frame] * n, pa.string())) \
                 .append_column("host", pa.array([host] * n, pa.string())) \
-                .append_column("date", pa.array(days, pa.string()))
+                .append_column("month", pa.array(months, pa.string()))
 
 
 def collection_findings(path: str) -> list[tuple]:
@@ -182,17 +187,113 @@ def ingest_duckdb(folder: Path, out: Path) -> dict[str, int]:
         if got is None:
             continue
         frame, host, cols = got
-        written = write_days(series_dir, frame, host, cols, _item_name(path))
-        files += len(written)
+        written = write_days(series_dir, frame, host, cols, _item_name(path), partition="month")
         rows += sum(w[2] for w in written)
+    for folder in folders_to_compact(series_dir):
+        compact(folder)
+    files = sum(1 for _ in series_dir.rglob("*.parquet")) if series_dir.exists() else 0
+    if files:
+        usage_duckdb(out)
+    else:
+        (Path(out) / "usage_monthly.parquet").unlink(missing_ok=True)  # none left from an earlier run
     found = [dict(zip(FINDING_COLUMNS, r)) for c in collections for r in collection_findings(c)]
     pq.write_table(pa.Table.from_pylist(found, schema=finding_schema()), Path(out) / "findings.parquet")
     return {"recordings": len(nmon), "collections": len(collections), "series_files": files, "rows": rows,
             "findings": len(found)}
 
 
+def folders_to_compact(series_dir: Path) -> list[str]:
+    """The host-month folders holding more than one Parquet file."""
+    counts: dict[Path, int] = {}
+    for p in Path(series_dir).rglob("*.parquet"):
+        counts[p.parent] = counts.get(p.parent, 0) + 1
+    return sorted(str(d) for d, n in counts.items() if n > 1)
+
+
+def compact(folder: str) -> str:
+    """Rewrite the Parquet files of one host-month folder as one file, rows in time order.
+
+    The new file is written under a hidden name and renamed before the old ones are removed (with
+    Spark's ``.crc`` side files), so a reader sees the rows once or, for a moment, twice, never lost.
+    """
+    import os
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .series import arrow_schema
+
+    parts = sorted(Path(folder).glob("*.parquet"))
+    table = pa.concat_tables(pq.read_table(p, schema=arrow_schema()) for p in parts)
+    table = table.sort_by([("time", "ascending")])
+    name = "part-" + hashlib.sha256("\n".join(p.name for p in parts).encode()).hexdigest()[:16] + ".parquet"
+    tmp = Path(folder) / f".{name}.tmp"
+    pq.write_table(table, tmp)
+    os.replace(tmp, Path(folder) / name)
+    for p in parts:
+        if p.name != name:
+            p.unlink()
+            (p.parent / f".{p.name}.crc").unlink(missing_ok=True)
+    return str(Path(folder) / name)
+
+
+def usage_duckdb(out: Path) -> Any:
+    """OUT/usage_monthly.parquet: the usage summary of every host-month (usage.py), with DuckDB."""
+    import duckdb
+    import pyarrow.parquet as pq
+
+    from .usage import SUMMARY_SQL, arrow_schema
+
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    try:
+        table = _arrow_table(con.sql(SUMMARY_SQL.format(src=_series_src(out)))).cast(arrow_schema())
+    finally:
+        con.close()
+    pq.write_table(table, Path(out) / "usage_monthly.parquet")
+    return table
+
+
+def host_month_items(series_dir: Path) -> list[tuple[str, str, list[str]]]:
+    """(host, month, folders): the folders of each host-month (one, unless the host changed frame)."""
+    items: dict[tuple[str, str], list[str]] = {}
+    for folder in sorted(Path(series_dir).glob("frame=*/host=*/month=*")):
+        host, month = folder.parent.name[len("host="):], folder.name[len("month="):]
+        items.setdefault((host, month), []).append(str(folder))
+    return [(h, m, f) for (h, m), f in sorted(items.items())]
+
+
+def summarise_item(item: tuple[str, str, list[str]]) -> list[tuple]:
+    """usage.py summary rows of one host-month of the layout, read whole (a Spark task's work)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .series import arrow_schema
+    from .usage import summarise_arrays
+
+    host, _, folders = item
+    tables, frames = [], []
+    for folder in folders:
+        for path in sorted(Path(folder).glob("*.parquet")):
+            t = pq.read_table(path, schema=arrow_schema())
+            tables.append(t)
+            frames += [Path(folder).parent.parent.name[len("frame="):]] * t.num_rows
+    if not tables:
+        return []
+    table = pa.concat_tables(tables)
+    times = table.column("time").to_numpy().astype("datetime64[us]")
+    cols = {m: table.column(m).to_numpy(zero_copy_only=False).astype(float) for m in METRICS}
+    return summarise_arrays(host, np.array(frames, dtype=object), times, cols)
+
+
 def series_glob(out: Path) -> str:
     return str(Path(out) / "series" / "**" / "*.parquet").replace("'", "''")
+
+
+def _series_src(out: Path) -> str:
+    """The layout as a relation: frame, host (from the folder names), time and the metrics."""
+    return (f"(SELECT frame, host, time, {', '.join(METRICS)} FROM read_parquet('{series_glob(out)}', "
+            "hive_partitioning = true, hive_types_autocast = false))")
 
 
 def _arrow_table(result: Any) -> Any:
@@ -239,7 +340,6 @@ def monthly_p95_duckdb(out: Path) -> list[tuple]:
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")  # no progress bar on the user's terminal or in piped output
     try:
-        src = f"read_parquet('{series_glob(out)}', hive_partitioning = true)"
-        return con.execute(MONTHLY_P95.format(src=src)).fetchall()
+        return con.execute(MONTHLY_P95.format(src=_series_src(out))).fetchall()
     finally:
         con.close()

@@ -3,7 +3,8 @@
 Idempotent: a collection is identified by the content hashes of its files (names and folders do
 not matter), and a collection already in the store adds nothing. Atomic: the series Parquet
 files are written first under names no catalogue row lists yet, then every catalogue row goes in
-one DuckDB transaction; a run killed before its COMMIT leaves the catalogue as it was, and the
+one DuckDB transaction, with the usage summary of every host-month the collection adds
+snapshots to (usage.py: recomputed from all of that host-month's snapshots); a run killed before its COMMIT leaves the catalogue as it was, and the
 unlisted files are removed the next time the store is opened for writing (db.remove_orphans).
 """
 
@@ -20,6 +21,7 @@ from typing import Any
 from .db import connect, series_root
 from .flatten import config_rows, finding_rows, host_frames, sizing_rows
 from .series import UNKNOWN_FRAME, recording_columns, recording_frame, write_days
+from .usage import recompute, replace_rows
 
 
 @dataclass
@@ -164,8 +166,12 @@ def ingest(paths: list[str], store: Path, collected_at: datetime | None = None,
                 "series_files": series,
                 "sizing": [(cid, *row) for row in sizing_rows(report)],
             }
+            # Every host-month this collection adds snapshots to, summarised again from all its snapshots.
+            touched = {(s[2], str(s[3])[:7]) for s in series}
+            usage = recompute(con, root, touched, [(str(root / s[4]), s[1], s[2]) for s in series])
             con.execute("BEGIN TRANSACTION")
             try:
+                replace_rows(con, usage)
                 _insert_rows(con, tables)
                 con.execute("COMMIT")
             except BaseException:

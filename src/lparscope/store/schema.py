@@ -7,6 +7,8 @@ version found; a store newer than this code is refused rather than guessed at.
 
 from __future__ import annotations
 
+from . import usage
+
 V1 = [
     """CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TIMESTAMP NOT NULL)""",
     # One ingest of one or more inputs. collection_id = sha256 of the sorted content hashes.
@@ -39,9 +41,17 @@ V2 = [
     """CREATE INDEX config_by_collection ON config (collection_id)""",
 ]
 
-# (version, statements): append only; never edit a migration that has shipped.
-MIGRATIONS: list[tuple[int, list[str]]] = [(1, V1), (2, V2)]
+V3 = [
+    # Exact per-host, per-month usage summary (usage.py), kept at ingest; built here for older stores.
+    usage.CREATE,
+    usage.backfill,
+]
+
+# (version, steps): append only; never edit a migration that has shipped. A step is SQL text or a
+# function (connection, series root) for work SQL alone cannot do (reading the Parquet series).
+MIGRATIONS: list[tuple[int, list]] = [(1, V1), (2, V2), (3, V3)]
 LATEST = MIGRATIONS[-1][0]
 
 # Tables a user may export (store export --table).
-TABLES = ("collections", "inputs", "report_sections", "hosts", "config", "findings", "series_files", "sizing")
+TABLES = ("collections", "inputs", "report_sections", "hosts", "config", "findings", "series_files", "sizing",
+          "usage_monthly")

@@ -1,8 +1,13 @@
 """nmon recordings as store series: one fixed set of metrics, Parquet partitioned by frame/host/date.
 
-Layout (Hive style, the same for the store, ``fleet --engine duckdb`` and ``--engine spark``)::
+Layout (Hive style)::
 
-    ROOT/frame=<frame>/host=<host>/date=<YYYY-MM-DD>/<name>.parquet
+    ROOT/frame=<frame>/host=<host>/date=<YYYY-MM-DD>/<name>.parquet    (the store: one file per collection and day)
+    ROOT/frame=<frame>/host=<host>/month=<YYYY-MM>/<name>.parquet      (fleet, both engines: one file per host-month)
+
+The store adds a collection at a time, so its files are small and per day; the fleet layout is
+written in one go and compacted (fleet.compact) to one file per host and month, which is what a
+scan of a year pays for (Spark above all pays per file).
 
 Each file holds one row per snapshot with the columns of ``METRICS`` (float64, NaN when the
 recording lacks the value) and ``time`` (timestamp, as recorded: nmon times carry no zone, see
@@ -96,11 +101,14 @@ def recording_columns(rec: Any) -> dict[str, np.ndarray] | None:
     return out
 
 
-def by_day(columns: dict[str, np.ndarray]) -> Iterator[tuple[str, dict[str, np.ndarray]]]:
-    """Split columns into calendar days (of the recorded time), in time order."""
+PERIODS = {"date": "datetime64[D]", "month": "datetime64[M]"}
+
+
+def by_day(columns: dict[str, np.ndarray], partition: str = "date") -> Iterator[tuple[str, dict[str, np.ndarray]]]:
+    """Split columns into calendar days (``partition="month"``: months) of the recorded time, in time order."""
     order = np.argsort(columns["time"], kind="stable")
     cols = {k: v[order] for k, v in columns.items()}
-    days = cols["time"].astype("datetime64[D]")
+    days = cols["time"].astype(PERIODS[partition])
     for day in np.unique(days):
         mask = days == day
         yield str(day), {k: v[mask] for k, v in cols.items()}
@@ -116,8 +124,8 @@ def to_arrow(columns: dict[str, np.ndarray]):  # type: ignore[no-untyped-def]
 
 
 def write_days(root: Path, frame: str, host: str, columns: dict[str, np.ndarray],
-               name: str) -> list[tuple[str, Path, int, Any, Any]]:
-    """Write one Parquet file per day; returns (day, path, rows, first time, last time) per file.
+               name: str, partition: str = "date") -> list[tuple[str, Path, int, Any, Any]]:
+    """Write one Parquet file per day (or month); returns (day, path, rows, first time, last time) per file.
 
     The file is written under a temporary name and renamed, so a reader never sees half a file.
     """
@@ -126,8 +134,8 @@ def write_days(root: Path, frame: str, host: str, columns: dict[str, np.ndarray]
     import pyarrow.parquet as pq
 
     written = []
-    for day, cols in by_day(columns):
-        folder = root / f"frame={safe_part(frame)}" / f"host={safe_part(host)}" / f"date={day}"
+    for day, cols in by_day(columns, partition):
+        folder = root / f"frame={safe_part(frame)}" / f"host={safe_part(host)}" / f"{partition}={day}"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.parquet"
         tmp = folder / f".{name}.parquet.tmp"
