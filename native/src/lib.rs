@@ -490,7 +490,7 @@ fn for_blocks<T: Send>(
 struct Target {
     plain: bool, // value fields are 2, 3, ... and no text fields
     ptr: *mut f64,
-    ncols: usize, // values are row-major: row r, column j at r * ncols + j
+    rows: usize, // values are column after column: row r of column j at j * rows + r
     slot: Vec<i32>, // field -> value column (>= 0), text column (-2 - k), or -1 (skipped)
     value_fields: Vec<usize>,
 }
@@ -571,12 +571,12 @@ fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, ex: &mut Extra) {
                 f64::NAN
             });
             // SAFETY: j < columns and r < rows; only this thread writes row r.
-            unsafe { *t.ptr.add(r * t.ncols + j) = v };
+            unsafe { *t.ptr.add(j * t.rows + r) = v };
             j += 1;
             i += 1;
         }
         for j in j..ncols {
-            unsafe { *t.ptr.add(r * t.ncols + j) = f64::NAN };
+            unsafe { *t.ptr.add(j * t.rows + r) = f64::NAN };
         }
         return;
     }
@@ -593,7 +593,7 @@ fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, ex: &mut Extra) {
                 f64::NAN
             });
             // SAFETY: column `slot` < columns and r < rows; only this thread writes row r.
-            unsafe { *t.ptr.add(r * t.ncols + slot as usize) = v };
+            unsafe { *t.ptr.add(slot as usize * t.rows + r) = v };
         } else {
             i = memchr::memchr(b',', &line[i..]).map_or(len, |e| i + e);
             ex.text.push((sec, r as u32, (-2 - slot) as u32, String::from_utf8_lossy(&line[fs..i]).into_owned()));
@@ -609,7 +609,7 @@ fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, ex: &mut Extra) {
         if vf < f {
             break;
         }
-        unsafe { *t.ptr.add(r * t.ncols + j) = f64::NAN };
+        unsafe { *t.ptr.add(j * t.rows + r) = f64::NAN };
     }
 }
 
@@ -869,7 +869,7 @@ impl Scanner {
             // Zeroed memory comes from the system untouched: the threads fill it in parallel.
             let mut buf = vec![0.0f64; rows * vf.len()];
             let plain = tf.is_empty() && vf.iter().enumerate().all(|(j, &f)| f == j + 2);
-            targets.push(Target { plain, ptr: buf.as_mut_ptr(), ncols: vf.len(), slot, value_fields: vf.clone() });
+            targets.push(Target { plain, ptr: buf.as_mut_ptr(), rows, slot, value_fields: vf.clone() });
             bufs.push(buf);
         }
         let (rows, base, targets_ref) = (&self.rows, &self.base, &targets);
@@ -919,7 +919,7 @@ impl Scanner {
         for (s, buf) in bufs.into_iter().enumerate() {
             let (vf, tf) = &layouts[s];
             let rows = self.sec_rows[s];
-            let values = PyArray1::from_vec_bound(py, buf).reshape([rows, vf.len()])?;
+            let values = PyArray1::from_vec_bound(py, buf).reshape([vf.len(), rows])?;
             let text = PyDict::new_bound(py);
             for (k, &f) in tf.iter().enumerate() {
                 text.set_item(f, PyList::new_bound(py, std::mem::take(&mut texts[s][k])))?;

@@ -85,7 +85,7 @@ def read_into(r: "Routing", src: "Source") -> None:
     results = scan.values([(sec.value_fields, sec.text_fields) for sec in secs])
     del scan
     for sec, (values, text, bad, count) in zip(secs, results):
-        sec.values = values  # rows x value fields
+        sec.values = values.T  # rows x value fields, Fortran order (as the pure path)
         sec.text = {f: np.array(text[f], dtype=object) for f in sec.text_fields}
         if count:  # rows of the section -> lines of the file
             lines = sec.line_parts[0]
