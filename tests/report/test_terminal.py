@@ -44,6 +44,19 @@ def test_quiet_summary_fits_sixty_lines_and_starts_with_the_summary() -> None:
     assert not any(x.strip().startswith("parsed ") for x in lines)  # inputs only as counts
 
 
+@pytest.mark.parametrize("core", ["built", "absent", "switched off"])
+def test_quiet_summary_fits_sixty_lines_whichever_nmon_path(core: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lparscope.nmon import native
+
+    if core == "absent":
+        monkeypatch.setattr(native, "core", None)
+    elif core == "switched off":
+        monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", "0")
+    assert len(native.describe()) < 80  # one line in an 80-column terminal
+    res = CliRunner().invoke(app, ["analyze", str(EXAMPLE), "-q"])
+    assert res.exit_code == 0 and len(res.output.splitlines()) <= 60, res.output
+
+
 def test_top_actions_are_changes_by_severity_without_scary_preparatory_steps(report: dict) -> None:
     acts = top_actions(report)
     assert len(acts) == 10 and acts[0]["severity"] == "critical"

@@ -44,13 +44,12 @@ def enabled() -> bool:
 
 
 def describe() -> str:
-    """One line for the terminal: which path reads nmon recordings, and why."""
+    """One terminal line (under 80 characters): which path reads nmon recordings, and why."""
     if enabled():
-        return "nmon recordings read with the native core (Rust, built at install)"
+        return "nmon read with the native core (Rust, built at install)"
     if core is None:
-        return ("nmon recordings read with the pure-Python path: the native core was not built at install "
-                "(it needs a Rust toolchain, cargo, on PATH during `pip install`); same results, slower")
-    return "nmon recordings read with the pure-Python path (LPARSCOPE_NMON_NATIVE=0)"
+        return "nmon read with the pure-Python path (slower): cargo was absent at install"
+    return "nmon read with the pure-Python path (LPARSCOPE_NMON_NATIVE=0)"
 
 
 def read_into(r: "Routing", src: "Source") -> None:
