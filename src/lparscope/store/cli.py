@@ -120,12 +120,8 @@ def diff_cmd(
         con.close()
     if target and not result["collections"]:
         _fail("the store is empty")
-    if json_out:
-        text = json.dumps(result, indent=2, ensure_ascii=False) + "\n"
-        if json_out == "-":
-            print(text, end="")
-            return
-        Path(json_out).write_text(text, encoding="utf-8")
+    if json_out and _emit_json(json.dumps(result, indent=2, ensure_ascii=False), json_out):
+        return
     out = Console()
     out.print(f"{len(result['collections'])} collection(s) in {path}", highlight=False)
     _table(out, "Configuration changes", result["config_changes"], ["seen", "scope", "name", "attribute", "old", "new"])
@@ -139,6 +135,15 @@ def diff_cmd(
             for f in result["pool_forecasts"]]
     cols = sorted({k for r in rows for k in r}, key=lambda k: ["frame", "pool", "days"].index(k) if k in ("frame", "pool", "days") else 9)
     _table(out, "Pool peak forecast (linear trend, 95% prediction interval)", rows, cols)
+
+
+def _emit_json(text: str, json_out: str) -> bool:
+    """Write ``text`` to ``json_out``, a file or '-' (stdout); True when it went to stdout (nothing else to print)."""
+    if json_out == "-":
+        print(text)
+        return True
+    Path(json_out).write_text(text + "\n", encoding="utf-8")
+    return False
 
 
 @store_app.command("usage")
@@ -157,12 +162,8 @@ def usage_cmd(
         rows = monthly(con, hosts_matching(con, target))
     finally:
         con.close()
-    if json_out:
-        text = json.dumps(rows, indent=1, default=str) + "\n"
-        if json_out == "-":
-            print(text, end="")
-            return
-        Path(json_out).write_text(text, encoding="utf-8")
+    if json_out and _emit_json(json.dumps(rows, indent=1, default=str), json_out):
+        return
     fmt = lambda v: "" if v is None else f"{v:.3f}"  # noqa: E731
     _table(Console(), "Physical cores per partition per month (physc)",
            [{**r, **{k: fmt(r[k]) for k in ("physc_p50", "physc_p95", "physc_p99", "physc_peak")}} for r in rows],
