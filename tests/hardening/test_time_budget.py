@@ -134,6 +134,7 @@ IN_CONTEXT = {
     "a key, a colon and a long blank run": "Receive Buffers:" + " " * 100_000 + "-",
     "many colons": ":" * 100_000,
     "tab separated words": "a\t" * 50_000,
+    "a device name of many digits": "\ta" + "1" * 100_000 + "\tx",
 }
 
 

@@ -32,7 +32,7 @@ COMMANDS = [r"^lspath\b(?!.*\s-[AD]\b)", r"^lsmpio\b(?!.*\s-[qaSdz]\w*\b)"]  # -
 STARTS = re.compile(r"^\s*name\s+path_id\s+status\s+path_status\s+parent\s+connection\s*$")
 
 _STATUS = "Enabled|Disabled|Failed|Defined|Missing|Detected|Available|Unknown"
-_ROW = re.compile(rf"^\s*(?P<status>{_STATUS})\s+(?P<disk>[A-Za-z][\w]*\d+)\s+(?P<parent>[A-Za-z][\w]*\d+)(?:\s+(?P<conn>\S+))?\s*$")
+_ROW = re.compile(rf"^\s*(?P<status>{_STATUS})\s+(?P<disk>[A-Za-z]\w*(?<=\d))\s+(?P<parent>[A-Za-z]\w*(?<=\d))(?:\s+(?P<conn>\S+))?\s*$")
 _MPIO_ROW = re.compile(
     rf"^\s*(?P<disk>[A-Za-z]\w*\d)\s+(?P<pid>\d+)\s+(?P<status>{_STATUS})\s+(?P<pstat>\S+)\s+(?P<parent>[A-Za-z]\w*\d)(?:\s+(?P<conn>\S+))?\s*$")
 _FIELDS = {"status", "name", "parent", "connection", "path_id", "path_status"}

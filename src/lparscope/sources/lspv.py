@@ -33,7 +33,7 @@ COMMANDS = [r"^lspv(?!.*\s-[lpMn]\b)"]  # -l / -p / -M / -n list partitions: ano
 STARTS = re.compile(r"^\s*NAME\s+PVID\s+(?:VG|SIZE)")
 
 _HEADER = re.compile(r"^\s*NAME\s+PVID\s+(?P<third>VG|SIZE\S*)(?:\s+STATUS)?\s*$", re.I)
-_NAME = r"[A-Za-z][\w]*\d+"
+_NAME = r"[A-Za-z]\w*(?<=\d)"  # ends in a digit; no overlap between \w* and the digits (linear)
 _PVID = r"[0-9a-fA-F]{16}(?:0{16})?|none"
 _ROW = re.compile(rf"^\s*(?P<name>{_NAME})\s+(?P<pvid>{_PVID})(?:\s+(?P<rest>(?:.*\S)?))?\s*$")
 _STATES = {"active", "concurrent", "locked"}
