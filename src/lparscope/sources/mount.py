@@ -47,7 +47,7 @@ STARTS = re.compile(r"^\s*node\s+mounted\s+mounted\s+over\s+vfs\s+date\s+options
 
 _HEADER = STARTS
 _RULE = re.compile(r"^\s*----[\s-]*$")
-_DATE = re.compile(r"\s(?P<date>[A-Z][a-z]{2}\s+\d{1,2}\s+\d{1,2}:\d{2})(?:\s+(?P<opts>\S.*?))?\s*$")
+_DATE = re.compile(r"\s(?P<date>[A-Z][a-z]{2}\s+\d{1,2}\s+\d{1,2}:\d{2})(?:\s+(?P<opts>\S(?:.*\S)?))?\s*$")
 _NFSSTAT_HEAD = re.compile(r"^(?P<over>/\S*)\s+from\s+(?P<src>\S+)\s*$")
 _FLAGS = re.compile(r"^\s*Flags:\s*(?P<flags>\S(?:.*\S)?)\s*$")
 _NFSSTAT_OTHER = re.compile(r"^\s*(?:All|Lookups|Reads|Writes|Read|Write):\s")
