@@ -44,7 +44,7 @@ def test_quiet_summary_fits_sixty_lines_and_starts_with_the_summary() -> None:
     assert not any(x.strip().startswith("parsed ") for x in lines)  # inputs only as counts
 
 
-@pytest.mark.parametrize("core", ["built", "absent", "switched off"])
+@pytest.mark.parametrize("core", ["as installed", "absent", "switched off"])
 def test_quiet_summary_fits_sixty_lines_whichever_nmon_path(core: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from lparscope.nmon import native
 
