@@ -96,11 +96,6 @@ def parse_attrs(record: str) -> dict[str, str] | None:
 _FIELD_NAME_RE = re.compile(r'(?:^|,)\s*(?:"\s*)?([A-Za-z_][\w.]*)=')
 
 
-def shared_value(value: str) -> str:
-    """One string object per short text value kept in many records (states, modes, pool names, times)."""
-    return sys.intern(value) if len(value) <= 40 else value
-
-
 def field_lines(record: str, first_line: int) -> dict[str, int]:
     """1-based line of each attribute of a (possibly multi-line) record.
 
