@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from lparscope.nmon import NmonRecording, read_nmon
-from lparscope.nmon import native, source
+from lparscope.nmon import native, purepath, source
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the native nmon core was not built (no cargo at install)")
 
@@ -55,8 +55,10 @@ def both(source, monkeypatch: pytest.MonkeyPatch, **kw) -> tuple[NmonRecording, 
 
 @pytest.fixture(params=["default", "tiny"])
 def cuts(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Default chunks/blocks, or tiny ones (many chunk and block edges on small files)."""
+    """Default chunks/blocks, or tiny ones (many chunk and block edges on small files, and the pure
+    path's thread pool, which it uses only on big recordings)."""
     if request.param == "tiny":
+        monkeypatch.setattr(purepath, "SMALL", 0)
         monkeypatch.setattr(source, "CHUNK", 700)
         monkeypatch.setattr(native, "BLOCK", 333)
     return request.param

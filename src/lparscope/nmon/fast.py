@@ -229,7 +229,7 @@ def _read(data: "pa.Buffer", nfields: int, include: list[int], text_fields: set[
     types = {f"f{i}": (pa.string() if (as_text or i in text_fields) else pa.float64()) for i in include}
     return pcsv.read_csv(
         pa.BufferReader(data),
-        read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 21, use_threads=True),
+        read_options=pcsv.ReadOptions(column_names=names, block_size=1 << 21, use_threads=data.size > (1 << 20)),
         parse_options=pcsv.ParseOptions(quote_char=False, double_quote=False, escape_char=False,
                                         newlines_in_values=False, ignore_empty_lines=False),
         convert_options=pcsv.ConvertOptions(column_types=types, include_columns=[f"f{i}" for i in include],

@@ -205,6 +205,22 @@ class _Done:
         return self.value
 
 
+class _Inline:
+    """An executor that runs each job at once: threads cost more than they save on a small recording."""
+
+    def __enter__(self) -> "_Inline":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        return None
+
+    def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+        return _Done(fn(*args))
+
+
+SMALL = 4 << 20  # bytes: below this a recording is read in this thread only
+
+
 def _no_cr(chunk: bytes | memoryview) -> bytes:
     return bytes(chunk).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
 
@@ -224,7 +240,7 @@ def read_pure(r: PurePasses, src: Source, first: bytes | memoryview, has_cr: boo
     """Fill the reader ``r`` from ``src`` (its first chunk already read) with the two passes."""
     r.plans = []
     workers = min(2, os.cpu_count() or 1)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    with (_Inline() if src.size < SMALL else ThreadPoolExecutor(max_workers=workers)) as pool:
         # Pass 1: the next chunks are scanned (numpy, GIL released) while this one's text lines are read.
         line0 = 0
         ahead: deque = deque([pool.submit(_scan_chunk, first, has_cr)])
