@@ -126,6 +126,30 @@ def _one(mod: object, text: str, budget: float) -> tuple[str, float]:
     return "", time.process_time() - t
 
 
+def _balance(kinds: list[str], quota: dict[str, int], jobs: int, max_chars: int, budget: float) -> list[list[str]]:
+    """``kinds`` split over ``jobs`` workers so each gets about the same work (cost of a few inputs x quota).
+
+    Parsers differ 40-fold in cost per input; a split by name left one worker running long after the other."""
+    if jobs <= 1:
+        return [list(kinds)]
+    registry, pool, rng = _registry(), _pool(), random.Random(0)
+    signal.signal(signal.SIGPROF, _alarm)
+    work = {}
+    for kind in kinds:
+        texts = [mutate(_capped(rng.choice(pool[kind]), max_chars), rng) for _ in range(20)]
+        t = time.process_time()
+        for text in texts:
+            _one(registry[kind], text, budget)
+        work[kind] = (time.process_time() - t) * quota[kind]
+    groups: list[list[str]] = [[] for _ in range(jobs)]
+    load = [0.0] * jobs
+    for kind in sorted(kinds, key=lambda k: -work[k]):  # the biggest first, each to the least loaded worker
+        w = load.index(min(load))
+        groups[w].append(kind)
+        load[w] += work[kind]
+    return groups
+
+
 def _load_campaign(out: Path, resume: bool) -> dict:
     path = out / "campaign.json"
     camp = json.loads(path.read_text()) if resume and path.exists() else {"runs": [], "totals": {}}
@@ -162,7 +186,8 @@ def main() -> int:
     camp = _load_campaign(args.out, args.resume)
     run = max([r["run"] for r in camp["runs"]], default=0) + 1
     quota = {k: max(0, args.per_parser - camp["totals"].get(k, EMPTY)["runs"]) for k in kinds}
-    jobs = [{"kinds": kinds[w:: args.jobs], "worker": w, "run": run, "seed": args.seed, "out": str(args.out),
+    groups = _balance(kinds, quota, args.jobs, args.max_seed_chars, args.budget)
+    jobs = [{"kinds": groups[w], "worker": w, "run": run, "seed": args.seed, "out": str(args.out),
              "max_chars": args.max_seed_chars, "budget": args.budget, "seconds": args.minutes * 60,
              "checkpoint": args.checkpoint, "quota": quota} for w in range(max(1, args.jobs))]
     started = time.time()
@@ -175,7 +200,8 @@ def main() -> int:
     for res in results:
         _merge(this_run, res)
     _merge(camp["totals"], this_run)
-    camp["runs"].append({"run": run, "seed": args.seed, "jobs": args.jobs, "started": started,
+    camp["runs"].append({"run": run, "seed": args.seed, "jobs": args.jobs, "max_seed_chars": args.max_seed_chars,
+                         "started": started,
                          "seconds": round(time.time() - started), "inputs": sum(s["runs"] for s in this_run.values())})
     (args.out / "campaign.json").write_text(json.dumps(camp, indent=1))
     for prog in args.out.glob(f"progress-{run}-*.json"):
