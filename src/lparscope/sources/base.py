@@ -154,9 +154,12 @@ def _has_space(text: str) -> bool:
     return len(text.split(None, 1)) > 1 or (bool(text) and text[0].isspace())
 
 
+_SIGIL_RE = re.compile("[" + re.escape(_SIGILS) + "]")
+
+
 def _first_sigil(text: str) -> int:
-    found = [i for i in (text.find(c) for c in _SIGILS) if i >= 0]
-    return min(found) if found else -1
+    m = _SIGIL_RE.search(text)
+    return m.start() if m is not None else -1
 
 
 def is_bare_prompt(line: str) -> bool:
@@ -231,6 +234,8 @@ def parse_prompt(line: str) -> Prompt | None:
     """
     if len(line) > MAX_PROMPT_LINE or not line or line.isspace():
         return None
+    if _SIGIL_RE.search(line) is None and line.lstrip()[:1] not in "=*-~[":
+        return _bare_command(line)  # no prompt sigil and no banner: only a command typed alone can be here
     if is_bare_prompt(line):
         return Prompt(command="")  # a prompt with nothing typed: ends the previous output
     s = line.lstrip()
