@@ -28,6 +28,8 @@ listed with its candidates, none joined.
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import re
 from dataclasses import dataclass, field
 
@@ -206,13 +208,22 @@ def join_hosts(estate: Estate, frames: dict[str, Frame]) -> list[JoinNote]:
     parts = [(fr, p) for fr in frames.values() for p in fr.partitions.values()]
     if not parts:
         return []
+    # Partitions by each key a basis compares (name, lower-case name, id): each host looks only at
+    # the partitions sharing one, in their usual order (all pairs made a thousand hosts' joins quadratic).
+    index: dict[tuple[str, object], list[int]] = defaultdict(list)
+    for i, (_, p) in enumerate(parts):
+        for key in (("name", p.name), ("lower", p.name.lower()), ("id", p.id)):
+            index[key].append(i)
     notes: dict[str, JoinNote] = {}
     chosen: dict[str, tuple[Frame, FramePartition, str]] = {}
     for h in sorted((h for h in estate.hosts.values() if h.role != "hmc"), key=lambda x: x.name):
         f = host_facts(h)
         accepted: list[Candidate] = []
         refused: list[Candidate] = []
-        for fr, p in parts:
+        near = set(index.get(("lower", h.name.lower()), ()))
+        near.update(index.get(("name", f.name), ()) if f.name else ())
+        near.update(index.get(("id", f.number), ()) if f.number is not None else ())
+        for fr, p in (parts[i] for i in sorted(near)):
             bases = _bases(h, f, fr, p)
             if not bases:
                 continue
