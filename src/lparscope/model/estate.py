@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per value read (and per sample of a series): no per-instance dict
 class Evidence:
     """Where a value was read: a file (or bundle member) and a 1-based line."""
 
