@@ -205,7 +205,7 @@ class Host:
     nmon: Any = None  # the NmonRecording read for this host, if any (time series for sizing and charts)
     nmon_path: str | None = None  # where that recording was read from, for evidence
     sizing: Any = None  # lparscope.sizing.cpu.Sizing computed from the measured series, if any
-    sizing_evidence: list[Any] = field(default_factory=list)  # per sample, when sized from HMC samples
+    sizing_evidence: list[Any] = field(default_factory=list)  # the HMC samples sized from (each has .evidence)
     frame_model: str | None = None  # type-model of the frame the host runs on (HMC data), e.g. 9009-42A
     frame_model_evidence: Evidence | None = None
     frame_name: str | None = None  # the frame (HMC data) this host was joined to

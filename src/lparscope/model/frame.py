@@ -122,7 +122,16 @@ class VirtualSlot:
 class UseSample:
     time: Any
     physc: float
-    evidence: Evidence | None = None
+    # Where the sample was read: an Evidence; or, when ``line`` is set, the Evidence its file's
+    # samples share (line 0) and the sample's own line. A thousand hosts' HMC samples are ~600,000:
+    # an Evidence object each was ~45 MB.
+    where: Evidence | None = None
+    line: int = 0
+
+    @property
+    def evidence(self) -> Evidence | None:
+        w = self.where
+        return Evidence(w.path, self.line, w.excerpt) if self.line and w is not None else w
 
 
 @dataclass

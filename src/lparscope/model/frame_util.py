@@ -97,6 +97,17 @@ def _evidence(it: HmcItem, row: int, key: str) -> Evidence:
     return Evidence(it.src.path, it.src.offset + max(int(it.rec.line[row]), 1))
 
 
+def _sample_where(it: HmcItem, row: int, key: str, shared: dict[tuple[int, str], Evidence]) -> tuple[Evidence, int]:
+    """What :func:`_evidence` gives, as the Evidence every row of the item shares and the row's line."""
+    line = it.rec.line_of(row, key)
+    if line is None:
+        key, line = "", max(int(it.rec.line[row]), 1)
+    ev = shared.get((id(it), key))
+    if ev is None:
+        ev = shared[(id(it), key)] = Evidence(it.src.path, 0, key)
+    return ev, it.src.offset + line
+
+
 def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> list[UseSample]:
     """Processor units used per interval from cumulative cycle counters."""
     import numpy as np
@@ -123,8 +134,10 @@ def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> list[UseSample]:
         # time_cycles is counted descending by lslparutil (newest first): take the absolute interval
         physc = np.abs(u1 - u0) / np.abs(t1 - t0)
     out: list[UseSample] = []
+    shared: dict[tuple[int, str], Evidence] = {}
     for j in np.flatnonzero(ok).tolist():
         it, row = rows[j + 1]
-        out.append(UseSample(it.rec.time[row], round(float(physc[j]), 3), _evidence(it, row, used_key[0])))
+        where, line = _sample_where(it, row, used_key[0], shared)
+        out.append(UseSample(it.rec.time[row], round(float(physc[j]), 3), where, line))
     return out
 

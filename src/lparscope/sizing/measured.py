@@ -103,7 +103,7 @@ def size_host(host: Host, peak: tuple[time, time] | None = None, frame_partition
     sz, _span = max(usable, key=lambda x: (x[1], x[0].n_samples))
     host.sizing = sz
     if frame_partition is not None and sz.series.startswith("HMC"):
-        host.sizing_evidence = [u.evidence for u in frame_partition.use if u.time is not None]
+        host.sizing_evidence = [u for u in frame_partition.use if u.time is not None]
 
 
 def size_estate(estate: Estate, peak: tuple[time, time] | None = None) -> None:

@@ -20,7 +20,8 @@ EC_DRIFT = threshold("sizing_ec_drift", 0.25,
 def _row_evidence(host: Host, indexes: list[int]) -> list[Evidence]:
     if host.sizing is not None and host.sizing_evidence and not host.sizing.series.startswith("nmon"):
         rows = host.sizing_evidence  # sized from the HMC's samples: cite those
-        return [rows[i] for i in indexes if 0 <= i < len(rows) and rows[i] is not None]
+        found = [rows[i].evidence for i in indexes if 0 <= i < len(rows)]
+        return [e for e in found if e is not None]
     if host.nmon is None or "LPAR" not in host.nmon.tables:
         return []
     lpar = host.nmon.tables["LPAR"]
