@@ -136,6 +136,7 @@ IN_CONTEXT = {
     "tab separated words": "a\t" * 50_000,
     "a device name of many digits": "\ta" + "1" * 100_000 + "\tx",
     "a mount date then a long blank run": " /dev/hd4 / jfs2 Nov 02 10:00 rw" + " " * 100_000 + "x",
+    "a long word before key=value pairs": "System configuration:" + "1" * 100_000 + " lcpu=8 ent=1.5 mode=Uncapped",
 }
 
 

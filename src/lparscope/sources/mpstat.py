@@ -93,7 +93,7 @@ def detect(text: str) -> int:
 
 def _config(text: str, lineno: int) -> MpstatConfig:
     values: dict[str, str] = {}
-    for m in re.finditer(r"(\w+)=(\S+)", text):
+    for m in re.finditer(r"(?<!\w)(\w+)=(\S+)", text):  # from a word start only: linear on a long word
         values[m.group(1)] = m.group(2)
     return MpstatConfig(values, lineno, {k: lineno for k in values})
 
