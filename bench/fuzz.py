@@ -154,13 +154,17 @@ def _load_campaign(out: Path, resume: bool) -> dict:
     path = out / "campaign.json"
     camp = json.loads(path.read_text()) if resume and path.exists() else {"runs": [], "totals": {}}
     done = {r["run"] for r in camp["runs"]}
-    for prog in sorted(out.glob("progress-*.json")):  # a killed run: its last checkpoint counts
-        run = int(prog.stem.split("-")[1])
+    killed: dict[int, list[Path]] = {}
+    for prog in sorted(out.glob("progress-*.json")):  # a killed run: the last checkpoint of each worker counts
+        killed.setdefault(int(prog.stem.split("-")[1]), []).append(prog)
+    for run, progs in sorted(killed.items()):
         if resume and run not in done:
-            _merge(camp["totals"], json.loads(prog.read_text()))
-            camp["runs"].append({"run": run, "killed": True})
+            for prog in progs:
+                _merge(camp["totals"], json.loads(prog.read_text()))
+            camp["runs"].append({"run": run, "killed": True, "workers": len(progs)})
             done.add(run)
-        prog.unlink()
+        for prog in progs:
+            prog.unlink()
     if resume:
         (out / "campaign.json").write_text(json.dumps(camp, indent=1))  # folded counts survive another kill
     return camp
