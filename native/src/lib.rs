@@ -505,6 +505,35 @@ fn note_bad(ex: &mut Extra, sec: u32, row: u32, field: usize, tok: &[u8]) {
     }
 }
 
+/// One text column: per row an index into ``distinct`` (0: "", a row without the field).
+struct TextColumn {
+    codes: Vec<u32>,
+    distinct: Vec<String>,
+    index: FxMap<String, u32>,
+}
+
+impl TextColumn {
+    fn new(rows: usize) -> Self {
+        TextColumn { codes: vec![0; rows], distinct: vec![String::new()], index: FxMap::default() }
+    }
+
+    fn set(&mut self, row: usize, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        let code = match self.index.get(&text) {
+            Some(&c) => c,
+            None => {
+                let c = self.distinct.len() as u32;
+                self.distinct.push(text.clone());
+                self.index.insert(text, c);
+                c
+            }
+        };
+        self.codes[row] = code;
+    }
+}
+
 /// What pass 2 found besides the values, per block.
 #[derive(Default)]
 struct Extra {
@@ -896,15 +925,16 @@ impl Scanner {
             })
         })?;
         drop(targets);
-        // Text columns and bad values, per section.
-        let mut texts: Vec<Vec<Vec<String>>> = (layouts.iter().enumerate())
-            .map(|(s, (_, tf))| (0..tf.len()).map(|_| vec![String::new(); self.sec_rows[s]]).collect())
+        // Text columns and bad values, per section. A text column comes back as a code per row and
+        // the distinct texts (command names repeat in every snapshot: each is decoded once).
+        let mut texts: Vec<Vec<TextColumn>> = (layouts.iter().enumerate())
+            .map(|(s, (_, tf))| (0..tf.len()).map(|_| TextColumn::new(self.sec_rows[s])).collect())
             .collect();
         let mut bad: Vec<Vec<(i64, u32, Vec<u8>)>> = vec![Vec::new(); layouts.len()];
         let mut bad_count = vec![0u64; layouts.len()];
         for ex in extras {
             for (s, r, k, t) in ex.text {
-                texts[s as usize][k as usize][r as usize] = t;
+                texts[s as usize][k as usize].set(r as usize, t);
             }
             for (s, row, f, raw) in ex.bad {
                 if bad[s as usize].len() < BAD_KEEP {
@@ -922,7 +952,9 @@ impl Scanner {
             let values = PyArray1::from_vec_bound(py, buf).reshape([vf.len(), rows])?;
             let text = PyDict::new_bound(py);
             for (k, &f) in tf.iter().enumerate() {
-                text.set_item(f, PyList::new_bound(py, std::mem::take(&mut texts[s][k])))?;
+                let col = std::mem::replace(&mut texts[s][k], TextColumn::new(0));
+                let codes = PyArray1::from_vec_bound(py, col.codes);
+                text.set_item(f, (codes, PyList::new_bound(py, col.distinct)))?;
             }
             let bad_list = PyList::new_bound(
                 py,

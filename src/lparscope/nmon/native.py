@@ -52,6 +52,13 @@ def describe() -> str:
     return "nmon read with the pure-Python path (LPARSCOPE_NMON_NATIVE=0)"
 
 
+def _texts(codes: np.ndarray, distinct: list[str]) -> np.ndarray:
+    """A text column from the core: each row's code into its distinct texts (as an object array)."""
+    table = np.empty(len(distinct), dtype=object)
+    table[:] = distinct
+    return table[codes]
+
+
 def read_into(r: "Routing", src: "Source") -> None:
     """Fill the reader ``r`` from ``src`` with the native core (instead of the two numpy/Arrow passes)."""
     from .source import ends_with_newline
@@ -85,7 +92,7 @@ def read_into(r: "Routing", src: "Source") -> None:
     del scan
     for sec, (values, text, bad, count) in zip(secs, results):
         sec.values = values.T  # rows x value fields, Fortran order (as the pure path)
-        sec.text = {f: np.array(text[f], dtype=object) for f in sec.text_fields}
+        sec.text = {f: _texts(*text[f]) for f in sec.text_fields}
         if count:  # rows of the section -> lines of the file
             lines = sec.line_parts[0]
             r.bad_values(sec, [(int(lines[row]), f, raw) for row, f, raw in bad], count)
