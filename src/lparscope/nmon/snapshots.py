@@ -100,7 +100,8 @@ class ReadLines:
     date_names: list[str]
 
     def tokens(self) -> list[str]:
-        return [f"T{s:0{d}d}" for s, d in zip(self.snaps.tolist(), self.digits.tolist())]
+        # "T" and the number with its leading zeros as written (snapshot numbers are never negative)
+        return ["T" + str(s).zfill(d) for s, d in zip(self.snaps.tolist(), self.digits.tolist())]
 
     def as_pending(self) -> list[tuple[int, list[str]]]:
         """The same lines as the text route gives them (fields exactly as written)."""

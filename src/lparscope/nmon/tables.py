@@ -85,8 +85,7 @@ class Tables(ReaderState):
         if sec.rows == 0 and not sec.headers:
             return None
         assert sec.values is not None
-        hdr_lines = np.array([h.line for h in sec.headers], np.int64)
-        epoch = np.searchsorted(hdr_lines, lines) - 1 if len(hdr_lines) else np.full(len(lines), -1)
+        epoch = _epochs([h.line for h in sec.headers], lines)
         self._check_widths(sec, lines, epoch)
         columns, values = self._columns(sec, epoch)
         text = {(sec.headers[-1].fields[f] if sec.headers and f < len(sec.headers[-1].fields) else f"col{f - 1}"): arr
@@ -100,7 +99,7 @@ class Tables(ReaderState):
         if len(snaps) == len(snap_keys) and np.array_equal(snaps, snap_keys):
             snaps, times = snap_keys, snap_vals  # a row per snapshot, in order (the usual section)
         elif len(snaps) and len(snap_keys):
-            idx = np.clip(np.searchsorted(snap_keys, snaps), 0, len(snap_keys) - 1)
+            idx = _positions(snap_keys, snaps)
             found = snap_keys[idx] == snaps
             times = np.where(found, snap_vals[idx], np.datetime64("NaT"))
             missing = int((~found).sum())
@@ -195,3 +194,25 @@ def _dedupe(names: list[str]) -> list[str]:
             seen[n] = 1
             out.append(n)
     return out
+
+
+def _epochs(header_lines: list[int], lines: np.ndarray) -> np.ndarray:
+    """Per row, the index of the last header line above it (-1: none): its column names' epoch."""
+    if not header_lines:
+        return np.full(len(lines), -1, np.int64)
+    if len(header_lines) == 1:  # the usual section: one comparison per row instead of a binary search
+        return (lines > header_lines[0]).astype(np.int64) - 1
+    return np.searchsorted(np.array(header_lines, np.int64), lines) - 1
+
+
+def _positions(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """``searchsorted(keys, wanted)`` clipped to a valid index, for the sorted distinct snapshot numbers
+    ``keys``: a direct lookup when they are dense (they usually run 1..n), else a binary search."""
+    last = len(keys) - 1
+    if len(keys) and int(keys[0]) >= 0 and int(keys[-1]) <= 4 * len(keys) + 4096 and int(wanted.min()) >= 0:
+        top = int(keys[-1])
+        below = np.zeros(top + 2, np.int64)
+        below[keys + 1] = 1
+        slot = np.cumsum(below)  # slot[v]: how many keys are below v, for v in 0..top + 1
+        return np.minimum(slot[np.minimum(wanted, top + 1)], last)
+    return np.clip(np.searchsorted(keys, wanted), 0, last)
