@@ -9,7 +9,8 @@ for standalone command outputs.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 import numpy as np
 
@@ -26,6 +27,31 @@ def _col(table: Any, *names: str) -> list[float | None] | None:
             ok = (np.isfinite(a) & (np.abs(a) <= LIMIT)).tolist()
             return [v if k else None for v, k in zip(a.tolist(), ok)]
     return None
+
+
+class SnapshotEvidence(Sequence[Evidence]):
+    """The evidence of each LPAR snapshot of a recording, made when asked: a long recording has
+    tens of thousands of snapshots and the rules cite a few."""
+
+    def __init__(self, path: str, lines: list[int]) -> None:
+        self.path, self.lines = path, lines
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @overload
+    def __getitem__(self, i: int) -> Evidence: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Evidence]: ...
+
+    def __getitem__(self, i: int | slice) -> Evidence | list[Evidence]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self.lines)))]
+        k = i + len(self.lines) if i < 0 else i
+        if not 0 <= k < len(self.lines):
+            raise IndexError(i)
+        return Evidence(self.path, self.lines[k], f"LPAR snapshot {k + 1}")
 
 
 def apply_recording(host: Host, rec: Any, path: str) -> None:
@@ -56,7 +82,7 @@ def apply_recording(host: Host, rec: Any, path: str) -> None:
             for row, v in zip(rows, col):
                 row[key] = v
     series.samples = rows
-    series.evidence = [Evidence(path, line, f"LPAR snapshot {i}") for i, line in enumerate(lines, 1)]
+    series.evidence = SnapshotEvidence(path, lines)  # type: ignore[assignment]  # read like a list
     if entitled:
         last = next((e for e in reversed(entitled) if e is not None), None)
         if last is not None:
