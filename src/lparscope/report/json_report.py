@@ -12,7 +12,6 @@ from ..model.estate import Device, Host
 from ..pipeline import Analysis
 from .citations import cite_dicts
 from .frame import frame_section
-from .json_text import write_indented
 
 SCHEMA = "lparscope.report/1"
 
@@ -115,5 +114,13 @@ def dumps(report: dict[str, Any]) -> str:
 def write_json(report: dict[str, Any], path: Path) -> None:
     """The text of :func:`dumps`, written as it is encoded (a thousand hosts' report is never held
     whole as one string next to its pieces)."""
+    encoder = json.JSONEncoder(indent=2, ensure_ascii=False)
     with open(path, "w", encoding="utf-8") as out:
-        write_indented(report, out)
+        chunks: list[str] = []
+        for chunk in encoder.iterencode(report):
+            chunks.append(chunk)
+            if len(chunks) >= 16384:
+                out.write("".join(chunks))
+                chunks.clear()
+        chunks.append("\n")
+        out.write("".join(chunks))
