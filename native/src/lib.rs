@@ -356,6 +356,7 @@ struct Zrow {
 #[derive(Default)]
 struct Block {
     rows: Vec<Row>,
+    wide: Vec<(u32, u32, Vec<u8>)>, // (line inside the block, field count, tag) of rows over the field cap
     zzzz: Vec<Zrow>,
     text: Vec<(u32, Vec<u8>)>, // (line inside the block, bytes) of the lines that are not rows
     lines: u32,
@@ -365,6 +366,7 @@ struct Block {
 /// What one thread found in its blocks (sections numbered in the order it met them).
 #[derive(Default)]
 struct Lane {
+    max_fields: u32, // rows with more fields are not read
     names: Vec<Vec<u8>>,
     top: Vec<bool>,
     index: FxMap<Tag, u32>,
@@ -393,6 +395,11 @@ impl Lane {
             },
             Line::Row { tag_end, snap, top } => {
                 let tag = &line[..tag_end];
+                let nf = commas(line) + 1;
+                if nf > self.max_fields {
+                    blk.wide.push((rel, nf, tag.to_vec())); // damaged: not read (Python warns)
+                    return;
+                }
                 let key = Tag::new(tag);
                 let sec = match self.index.get(&key) {
                     Some(&i) => i,
@@ -403,7 +410,6 @@ impl Lane {
                         self.names.len() as u32 - 1
                     }
                 };
-                let nf = commas(line) + 1;
                 blk.rows.push(Row { sec, snap, nf, line: rel, start: start as u32 });
             }
         }
@@ -694,6 +700,8 @@ struct Scanner {
     #[pyo3(get)]
     text: Py<PyList>,
     #[pyo3(get)]
+    wide: Py<PyList>, // (line, field count, tag) of the rows over max_fields (not read)
+    #[pyo3(get)]
     sections: Py<PyList>,
     #[pyo3(get)]
     zzzz: Py<PyDict>,
@@ -705,6 +713,7 @@ struct Pass1 {
     base: Vec<Vec<u32>>,
     offset: Vec<u64>,
     text: Vec<(i64, Vec<u8>)>,
+    wide: Vec<(i64, u32, Vec<u8>)>,
     cr_line: u64,
     per_sec: Vec<(Vec<i64>, Vec<i64>, Vec<i32>)>,
     dates: Vec<Vec<u8>>,
@@ -721,11 +730,11 @@ struct Zcols {
     dates: Vec<i32>,
 }
 
-fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: bool) -> std::io::Result<Pass1> {
+fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: bool, max_fields: u32) -> std::io::Result<Pass1> {
     // Each thread numbers the sections it meets; they are renumbered globally below.
     let lanes: Vec<Lane> = {
         let work = |t: usize| -> std::io::Result<Lane> {
-            let mut lane = Lane::default();
+            let mut lane = Lane { max_fields, ..Lane::default() };
             let mut buf = Vec::new();
             for b in (t..nblocks).step_by(threads) {
                 let (data, eof) = block_data(input, b, block, &mut buf)?;
@@ -789,6 +798,7 @@ fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: 
     let mut per_sec: Vec<(Vec<i64>, Vec<i64>, Vec<i32>)> =
         total.iter().map(|&n| (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n))).collect();
     let mut text = Vec::new();
+    let mut wide = Vec::new();
     let mut cr_line = 0;
     let mut rows = Vec::with_capacity(nblocks);
     let mut zzzz = Zcols::default();
@@ -807,6 +817,7 @@ fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: 
             s.2.push(row.nf as i32);
         }
         text.extend(blk.text.into_iter().map(|(rel, t)| ((offset[b] + rel as u64) as i64, t)));
+        wide.extend(blk.wide.into_iter().map(|(rel, nf, tag)| ((offset[b] + rel as u64) as i64, nf, tag)));
         for z in &blk.zzzz {
             zzzz.lines.push((offset[b] + z.line as u64) as i64);
             zzzz.snaps.push(z.snap as i64);
@@ -816,14 +827,14 @@ fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: 
         }
         rows.push(blk.rows.iter().map(|r| Slot { sec: r.sec, start: r.start }).collect());
     }
-    Ok(Pass1 { names, rows, base, offset, text, cr_line, per_sec, dates, zzzz })
+    Ok(Pass1 { names, rows, base, offset, text, wide, cr_line, per_sec, dates, zzzz })
 }
 
 #[pymethods]
 impl Scanner {
     #[new]
-    #[pyo3(signature = (source, ends_clean, threads=0, block=0))]
-    fn new(py: Python<'_>, source: &Bound<'_, PyAny>, ends_clean: bool, threads: usize, block: u64) -> PyResult<Self> {
+    #[pyo3(signature = (source, ends_clean, threads=0, block=0, max_fields=u32::MAX))]
+    fn new(py: Python<'_>, source: &Bound<'_, PyAny>, ends_clean: bool, threads: usize, block: u64, max_fields: u32) -> PyResult<Self> {
         let src = match source.downcast::<PyBytes>() {
             Ok(b) => Source::Bytes(b.clone().unbind()),
             Err(_) => Source::Path(source.extract()?),
@@ -836,7 +847,14 @@ impl Scanner {
         let nblocks = size.div_ceil(block).max(1) as usize;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let threads = (if threads > 0 { threads } else { cores }).clamp(1, nblocks);
-        let p = with_input(py, &src, |input| pass1(input, nblocks, threads, block, ends_clean))?;
+        let p = with_input(py, &src, |input| pass1(input, nblocks, threads, block, ends_clean, max_fields))?;
+        let wide = PyList::new_bound(
+            py,
+            p.wide
+                .into_iter()
+                .map(|(l, nf, tag)| (l, nf, String::from_utf8_lossy(&tag).into_owned()).into_py(py))
+                .collect::<Vec<PyObject>>(),
+        );
         let text = PyList::new_bound(
             py,
             p.text.into_iter().map(|(l, t)| (l, PyBytes::new_bound(py, &t)).into_py(py)).collect::<Vec<PyObject>>(),
@@ -872,6 +890,7 @@ impl Scanner {
             sec_rows,
             cr_line: p.cr_line,
             text: text.unbind(),
+            wide: wide.unbind(),
             sections: sections.unbind(),
             zzzz: z.unbind(),
         })

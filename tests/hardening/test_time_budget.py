@@ -157,3 +157,31 @@ def test_hostile_line_inside_every_kind(name: str) -> None:
                 registry[kind].parse(text)
 
     timed(run)
+
+
+NMON = Path(__file__).resolve().parents[1] / "fixtures" / "nmon" / "aix_small.nmon"
+MB_LINES = {
+    "a data row of a million commas": b"CPU_ALL,T0002" + b"," * 1_000_000,
+    "a TOP row of half a million fields": b"TOP,4242,T0002" + b",x" * 500_000,
+    "a header of half a million names": b"CPU_ALL,CPU Total" + b",name" * 200_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(MB_LINES))
+@pytest.mark.parametrize("native", ["0", "1"])
+def test_nmon_line_of_a_megabyte(name: str, native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 1 MB line in an nmon recording is read quickly on both paths: a row over the field cap is
+    not read, a header is cut, each with a warning naming the line (it took 27-44 s and 3-5 GB)."""
+    from lparscope.nmon import native as core, read_nmon
+    from lparscope.nmon.state import MAX_FIELDS
+
+    if native == "1" and not core.available():
+        pytest.skip("native core not built")
+    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
+    lines = NMON.read_bytes().split(b"\n")
+    at = next(i for i, ln in enumerate(lines) if ln.startswith(b"ZZZZ,T0003"))
+    data = b"\n".join(lines[:at] + [MB_LINES[name]] + lines[at:])
+    rec, _seconds = timed(lambda: read_nmon(data), 20.0)
+    said = [m for line, m in rec.warnings if line == at + 1]
+    assert said and (f"more than {MAX_FIELDS:,}): not read" in said[0] or f"only the first {MAX_FIELDS:,}" in said[0])
+    assert rec.tables["CPU_ALL"].values.shape[1] <= MAX_FIELDS

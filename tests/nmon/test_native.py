@@ -126,6 +126,11 @@ def _variants() -> dict[str, bytes]:
         "zzzz_iso_and_extra_field": d.replace(b",04-MAR-2024\n", b",2024-03-04\n").replace(b"ZZZZ,T0001,", b"ZZZZ,T01,", 1)
                                     + b"ZZZZ,T0004,00:20:01,2024-03-04,x\nZZZZ,T0005,1:20:01,2024-03-04\n",
         "time_only_no_date": re.sub(rb"(?m)^(ZZZZ,T\d+,[\d:]+),.*$", rb"\1", d).replace(b"AAA,date,", b"AAA,day,"),
+        # lines of more fields than a section may have (state.MAX_FIELDS): rows not read, a header cut
+        "row_over_field_cap": d.replace(b"DISKBUSY,T0002,0.4,15.1", b"DISKBUSY,T0002,0.4,15.1" + b",1" * 10_000)
+                              + b"TOP,1,T0003" + b",x" * 10_000 + b"\n" + b"NEWSEC,T0003" + b"," * 20_000 + b"\n",
+        "header_over_field_cap": d + b"CPU01,CPU 1 again" + b",col" * 12_000 + b"\n",
+        "last_row_over_field_cap": d + b"CPU01,T0003" + b",1" * 12_000,
     }
 
 

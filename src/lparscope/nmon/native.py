@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .snapshots import ReadLines
+from .state import MAX_FIELDS
 
 try:
     from .. import _nmon_native as core
@@ -66,13 +67,15 @@ def read_into(r: "Routing", src: "Source") -> None:
     ends_clean = ends_with_newline(src)
     r._ends_clean = ends_clean
     # Pass 1 (native): lines, data rows per section, the other lines as text.
-    scan = core.Scanner(str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK)
+    scan = core.Scanner(str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK, MAX_FIELDS)
     if scan.cr_line:
         r._warn_crlf(scan.cr_line)
     total = scan.lines
     r.rec.lines = total
     for line, raw in scan.text:  # AAA, BBB*, ZZZZ, headers, ERROR ... read exactly as by the pure path
         r._text_line(line, raw.decode("utf-8", "replace"), line == total)
+    for line, fields, tag in scan.wide:
+        r.wide_row(line, tag, fields)
     z = scan.zzzz  # the ZZZZ lines of the usual form, split natively
     r.snapshots.add_read(ReadLines(z["lines"], z["snaps"], z["digits"], z["sods"], z["dates"], z["date_names"]))
     # The columns of each section (from its header and its rows), then pass 2 (native): the values.

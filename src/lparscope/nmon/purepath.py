@@ -19,7 +19,7 @@ import numpy as np
 from . import fast
 from .routing import Routing
 from .source import Source, ends_with_newline
-from .state import TAG_RE, TEXT_TAGS, WARN_CAP, Section
+from .state import MAX_FIELDS, TAG_RE, TEXT_TAGS, WARN_CAP, Section
 
 
 @dataclass
@@ -60,7 +60,13 @@ class PurePasses(Routing):
         data = numeric[tid] & (((sc.tfield == 1) & ~is_top_tag[tid]) | ((sc.tfield == 2) & is_top_tag[tid]))
         if last and n and not self._ends_clean:
             data[n - 1] = False  # handled as text: its last field may be cut
-        text_rows = np.flatnonzero(~data)
+        wide = np.zeros(n, bool)
+        for i in np.flatnonzero(data & (ends - starts >= MAX_FIELDS)).tolist():  # at least MAX_FIELDS commas?
+            fields = bytes(chunk[starts[i]:ends[i]]).count(b",") + 1
+            if fields > MAX_FIELDS:
+                wide[i], data[i] = True, False
+                self.wide_row(line0 + i + 1, sc.tags[tid[i]], fields)
+        text_rows = np.flatnonzero(~data & ~wide)
         for i in text_rows.tolist():
             raw = bytes(chunk[starts[i]:ends[i]])
             self._text_line(line0 + i + 1, raw.decode("utf-8", "replace"), last and i == n - 1)

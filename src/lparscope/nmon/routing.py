@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .state import T_RE, TAG_RE, Header, ReaderState, Section
+from .state import MAX_FIELDS, T_RE, TAG_RE, Header, ReaderState, Section
 
 
 class Routing(ReaderState):
@@ -57,6 +57,10 @@ class Routing(ReaderState):
             elif self.uarg_header is None:
                 self.uarg_header = Header(line, [p.strip() for p in parts])
             return
+        if len(parts) > MAX_FIELDS:  # a header (or the cut last row) of a section: the rest is damage
+            self.warn(line, f"{tag}: a line of {len(parts):,} fields: only the first {MAX_FIELDS:,} are read",
+                      kind=f"wide:{tag}")
+            parts = parts[:MAX_FIELDS]
         sec = self.section(tag)
         second = parts[1].strip()
         if T_RE.match(second) or re.match(r"^[-+]?[\d.]+$", second):

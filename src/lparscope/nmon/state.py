@@ -17,6 +17,10 @@ from .model import NAIVE, NmonRecording
 from .snapshots import T_RE, Snapshots
 
 WARN_CAP = 20  # warnings of one kind per section before they are only counted
+# Fields a line of a section may have. Real sections have tens to a few hundred (nmon splits its
+# disk sections into groups); a line of more is damage, and reading it field by field would cost
+# seconds and gigabytes (a 1 MB line of commas): such a data row is not read, a header is cut here.
+MAX_FIELDS = 10_000
 TEXT_TAGS = {"AAA", "ZZZZ", "UARG", "ERROR"}
 TEXT_COLUMNS = {"command", "wlmclass", "comm", "user", "group", "fullcommand"}
 TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_+\-]*$")
@@ -104,6 +108,10 @@ class ReaderState:
         else:
             sec.value_fields = list(range(2, nf))
         sec.width = len(sec.value_fields)
+
+    def wide_row(self, line: int, tag: str, fields: int) -> None:
+        """A data row of more than MAX_FIELDS fields: not read (both reader paths say so alike)."""
+        self.warn(line, f"{tag}: a row of {fields:,} fields (more than {MAX_FIELDS:,}): not read", kind=f"wide:{tag}")
 
     def bad_values(self, sec: Section, first: list, count: int) -> None:
         """Warn about the values that are not numbers (file order; the first of each section listed)."""
