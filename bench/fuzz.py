@@ -127,7 +127,7 @@ def _one(mod: object, text: str, budget: float) -> tuple[str, float]:
 
 
 def _balance(kinds: list[str], quota: dict[str, int], jobs: int, max_chars: int, budget: float) -> list[list[str]]:
-    """``kinds`` split over ``jobs`` workers so each gets about the same work (cost of a few inputs x quota).
+    """``kinds`` split over ``jobs`` workers so each gets about the same work (cost of 150 inputs x quota).
 
     Parsers differ 40-fold in cost per input; a split by name left one worker running long after the other."""
     if jobs <= 1:
@@ -136,7 +136,7 @@ def _balance(kinds: list[str], quota: dict[str, int], jobs: int, max_chars: int,
     signal.signal(signal.SIGPROF, _alarm)
     work = {}
     for kind in kinds:
-        texts = [mutate(_capped(rng.choice(pool[kind]), max_chars), rng) for _ in range(20)]
+        texts = [mutate(_capped(rng.choice(pool[kind]), max_chars), rng) for _ in range(150)]
         t = time.process_time()
         for text in texts:
             _one(registry[kind], text, budget)
