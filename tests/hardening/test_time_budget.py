@@ -185,3 +185,22 @@ def test_nmon_line_of_a_megabyte(name: str, native: str, monkeypatch: pytest.Mon
     said = [m for line, m in rec.warnings if line == at + 1]
     assert said and (f"more than {MAX_FIELDS:,}): not read" in said[0] or f"only the first {MAX_FIELDS:,}" in said[0])
     assert rec.tables["CPU_ALL"].values.shape[1] <= MAX_FIELDS
+
+
+@pytest.mark.parametrize("native", ["0", "1"])
+def test_nmon_header_naming_more_columns_than_memory_allows(native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A header naming thousands of columns over many rows that carry a few: only the carried columns
+    are kept (else rows x names of NaN: 3.6 GB for 10,000 names over a long recording)."""
+    from lparscope.nmon import native as core, read_nmon
+    from lparscope.nmon import state
+
+    if native == "1" and not core.available():
+        pytest.skip("native core not built")
+    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
+    monkeypatch.setattr(state, "CELL_BUDGET", 100_000)  # the same case, 300 times smaller
+    rows = "".join(f"ZZZZ,T{t:04d},00:{t // 60 % 60:02d}:{t % 60:02d},04-MAR-2024\nCPU_ALL,T{t:04d},1.0,2.0,3.0\n"
+                   for t in range(1, 501))
+    text = "AAA,host,aixbomb\nCPU_ALL,CPU Total aixbomb," + ",".join(f"c{i}" for i in range(300)) + "\n" + rows
+    rec = read_nmon(text.encode())
+    assert rec.tables["CPU_ALL"].values.shape == (500, 3)
+    assert any(line == 2 and "only the columns the rows carry are kept" in m for line, m in rec.warnings)

@@ -21,6 +21,9 @@ WARN_CAP = 20  # warnings of one kind per section before they are only counted
 # disk sections into groups); a line of more is damage, and reading it field by field would cost
 # seconds and gigabytes (a 1 MB line of commas): such a data row is not read, a header is cut here.
 MAX_FIELDS = 10_000
+# Values one section may hold (8 bytes each) when its header names more columns than its rows carry:
+# a damaged header of 10,000 names over a long recording's 45,000 rows would be 3.6 GB of NaN.
+CELL_BUDGET = 32_000_000
 TEXT_TAGS = {"AAA", "ZZZZ", "UARG", "ERROR"}
 TEXT_COLUMNS = {"command", "wlmclass", "comm", "user", "group", "fullcommand"}
 TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_+\-]*$")
@@ -98,7 +101,12 @@ class ReaderState:
     def layout(self, sec: Section, nf: int) -> None:
         """Value and text fields of a section whose rows have (up to) ``nf`` fields."""
         hdr = sec.headers[-1].fields if sec.headers else []
-        nf = max(nf, len(hdr)) if sec.rows else nf
+        if sec.rows and len(hdr) > nf and sec.rows * len(hdr) > CELL_BUDGET:
+            self.warn(sec.headers[-1].line, f"{sec.name}: the header names {len(hdr) - 2:,} columns for {sec.rows:,} "
+                                            f"rows (over {CELL_BUDGET:,} values): only the columns the rows carry are kept",
+                      kind=f"cells:{sec.name}")
+        else:
+            nf = max(nf, len(hdr)) if sec.rows else nf
         if sec.top:
             names = [h.lower() for h in hdr]
             sec.text_fields = [i for i, h in enumerate(names) if h in TEXT_COLUMNS and i >= 3]
