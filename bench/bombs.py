@@ -12,7 +12,8 @@ status lparscope gave the input. ``GOOD`` is a small lsattr output: the run must
 
 Shapes: zip-gz (8 gzip members of 1 GB of zeros each inside one zip), nmon-gz (a .nmon.gz that
 expands to 10 GB: one gzip member repeated), tgz-100k (a .tgz of 100,000 small members),
-line-1mb (one 1 MB line), fifo (a FIFO inside a folder).
+line-1mb (one 1 MB line), fifo (a FIFO inside a folder), nmon-row-1mb (an nmon data row of a
+million commas), nmon-header-cells (a 45,000-snapshot recording whose header names 9,999 columns).
 """
 
 from __future__ import annotations
@@ -86,6 +87,30 @@ def line_1mb(folder: Path, scale: float) -> Path:
     return path
 
 
+NMON_HEAD = b"AAA,progname,topas_nmon\nAAA,host,aixbomb\nAAA,date,04-MAR-2024\nCPU_ALL,CPU Total aixbomb,User%,Sys%,Wait%,Idle%\n"
+
+
+def _snapshots(n: int) -> bytes:
+    return b"".join(b"ZZZZ,T%05d,%02d:%02d:%02d,04-MAR-2024\nCPU_ALL,T%05d,1.0,2.0,3.0,94.0\n"
+                    % (t, t // 3600 % 24, t // 60 % 60, t % 60, t) for t in range(1, n + 1))
+
+
+def nmon_row_1mb(folder: Path, scale: float) -> Path:
+    """An nmon recording with one data row of a million commas."""
+    path = folder / "row_1mb.nmon"
+    path.write_bytes(NMON_HEAD + _snapshots(10) + b"CPU_ALL,T00005" + b"," * int(1_000_000 * scale) + b"\n")
+    return path
+
+
+def nmon_header_cells(folder: Path, scale: float) -> Path:
+    """A long recording (45,000 snapshots) whose header names 9,999 columns: rows x names of NaN."""
+    path = folder / "header_cells.nmon"
+    n = max(10, int(45_000 * scale))
+    header = b"CPU_ALL,CPU Total aixbomb," + b",".join(b"c%d" % i for i in range(9_997)) + b"\n"
+    path.write_bytes(NMON_HEAD + header + _snapshots(n))
+    return path
+
+
 def fifo(folder: Path, scale: float) -> Path:
     d = folder / "with_fifo"
     d.mkdir()
@@ -94,7 +119,8 @@ def fifo(folder: Path, scale: float) -> Path:
     return d
 
 
-SHAPES = {"zip-gz": zip_gz, "nmon-gz": nmon_gz, "tgz-100k": tgz_members, "line-1mb": line_1mb, "fifo": fifo}
+SHAPES = {"zip-gz": zip_gz, "nmon-gz": nmon_gz, "tgz-100k": tgz_members, "line-1mb": line_1mb, "fifo": fifo,
+          "nmon-row-1mb": nmon_row_1mb, "nmon-header-cells": nmon_header_cells}
 
 _CHILD = """
 import resource, subprocess, sys, time
