@@ -11,6 +11,7 @@ import numpy as np
 
 from .bbbp import bbbp_outputs
 from .model import NmonTable
+from . import state as limits
 from .state import TEXT_COLUMNS, T_RE, WARN_CAP, ReaderState, Section
 
 
@@ -56,27 +57,40 @@ class Tables(ReaderState):
         if len(used) == 1:
             names = [n or f"col{f - 1}" for n, f in zip(names_per_epoch[used[0]], sec.value_fields)]
             return _dedupe(names), sec.values
+        # Rows are in file order, so each epoch's rows are one run; a name is looked up, never searched.
         merged: list[str] = []
-        plan: dict[int, tuple[list[int], list[str]]] = {}
+        where: dict[str, int] = {}
+        plan: list[tuple[int, int, list[int], list[int]]] = []
         widths = sec.row_fields if sec.row_fields is not None else np.full(sec.rows, 1 << 30)
-        for e in used:
-            rows_e = rows_epoch == e
-            maxw = int(widths[rows_e].max()) if rows_e.any() else 0
-            src, names = [], []
+        starts = np.searchsorted(rows_epoch, used, side="left").tolist()
+        ends = np.searchsorted(rows_epoch, used, side="right").tolist()
+        dropped, dropped_at = 0, 0
+        for e, lo, hi in zip(used, starts, ends):
+            maxw = int(widths[lo:hi].max()) if hi > lo else 0
+            src, dst = [], []
             for j, (n, f) in enumerate(zip(names_per_epoch[e], sec.value_fields)):
                 if n is None and f >= maxw:
                     continue  # no name and no value in this epoch
+                name = n or f"col{f - 1}"
+                k = where.get(name)
+                if k is None:
+                    # damaged files change their header on every row: the table stays within bounds
+                    if len(merged) >= limits.MAX_FIELDS or (len(merged) + 1) * sec.rows > limits.CELL_BUDGET:
+                        dropped += 1
+                        dropped_at = dropped_at or (sec.headers[e].line if e >= 0 else sec.first_row)
+                        continue
+                    k = where[name] = len(merged)
+                    merged.append(name)
                 src.append(j)
-                names.append(n or f"col{f - 1}")
-                if names[-1] not in merged:
-                    merged.append(names[-1])
-            plan[e] = (src, names)
+                dst.append(k)
+            plan.append((lo, hi, src, dst))
+        if dropped:
+            self.warn(dropped_at, f"{sec.name}: {dropped:,} more columns named by header lines from here on are not kept "
+                                  f"(the table holds {len(merged):,}, the most one section may)", kind=f"cells:{sec.name}")
         out = np.full((sec.rows, len(merged)), np.nan)
-        for e in used:
-            rows = np.flatnonzero(rows_epoch == e)
-            src, names = plan[e]
-            dst = [merged.index(n) for n in names]
-            out[np.ix_(rows, dst)] = sec.values[np.ix_(rows, src)]
+        for lo, hi, src, dst in plan:
+            if src and hi > lo:
+                out[lo:hi, dst] = sec.values[lo:hi, src]
         return merged, out
 
     def _table(self, sec: Section, snap_keys: np.ndarray, snap_vals: np.ndarray) -> NmonTable | None:
