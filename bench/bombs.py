@@ -13,7 +13,8 @@ status lparscope gave the input. ``GOOD`` is a small lsattr output: the run must
 Shapes: zip-gz (8 gzip members of 1 GB of zeros each inside one zip), nmon-gz (a .nmon.gz that
 expands to 10 GB: one gzip member repeated), tgz-100k (a .tgz of 100,000 small members),
 line-1mb (one 1 MB line), fifo (a FIFO inside a folder), nmon-row-1mb (an nmon data row of a
-million commas), nmon-header-cells (a 45,000-snapshot recording whose header names 9,999 columns).
+million commas), nmon-header-cells (a 45,000-snapshot recording whose header names 9,999 columns),
+nmon-header-every-row (a header naming two new columns before each of 20,000 rows).
 """
 
 from __future__ import annotations
@@ -111,6 +112,15 @@ def nmon_header_cells(folder: Path, scale: float) -> Path:
     return path
 
 
+def nmon_header_every_row(folder: Path, scale: float) -> Path:
+    """A recording whose header names two new columns before each of its 20,000 rows."""
+    path = folder / "header_every_row.nmon"
+    n = max(10, int(20_000 * scale))
+    path.write_bytes(NMON_HEAD + b"".join(b"CPU_ALL,CPU Total,a%d,b%d\nZZZZ,T%05d,00:00:01,04-MAR-2024\nCPU_ALL,T%05d,1,2\n"
+                                          % (i, i, i, i) for i in range(1, n + 1)))
+    return path
+
+
 def fifo(folder: Path, scale: float) -> Path:
     d = folder / "with_fifo"
     d.mkdir()
@@ -120,7 +130,8 @@ def fifo(folder: Path, scale: float) -> Path:
 
 
 SHAPES = {"zip-gz": zip_gz, "nmon-gz": nmon_gz, "tgz-100k": tgz_members, "line-1mb": line_1mb, "fifo": fifo,
-          "nmon-row-1mb": nmon_row_1mb, "nmon-header-cells": nmon_header_cells}
+          "nmon-row-1mb": nmon_row_1mb, "nmon-header-cells": nmon_header_cells,
+          "nmon-header-every-row": nmon_header_every_row}
 
 _CHILD = """
 import resource, subprocess, sys, time
