@@ -11,7 +11,7 @@ from typing import Any
 from pathlib import PurePath
 
 from .parse_pool import Prepared, prepare, prepared_inputs
-from .pipeline_guard import describe
+from .pipeline_guard import describe, file_seconds
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
 from .model import build
 from .model.frame_build import build_frames
@@ -153,13 +153,19 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
 def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None = None) -> None:
     """An nmon recording: its time series and the command outputs of its BBBP section."""
     try:
-        from .nmon import read_nmon
+        from .nmon import ReadTooLong, read_nmon
     except ImportError:
         estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",
                                          "nmon recording: the nmon reader is not available in this build"))
         return
+    seconds = file_seconds()
     try:
-        rec = read_nmon(f.nmon, tz=tz)  # type: ignore[arg-type]
+        rec = read_nmon(f.nmon, tz=tz, seconds=seconds)  # type: ignore[arg-type]
+    except ReadTooLong:  # e.g. a hostile recording of 400,000 one-row sections (25 s per 9 MB)
+        estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",
+                                         f"not read: reading it took longer than the per-file budget of {seconds:g} s "
+                                         "(LPARSCOPE_FILE_SECONDS)"))
+        return
     except (OSError, EOFError, zlib.error) as exc:  # damaged or truncated recordings
         estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",
                                          f"unreadable nmon recording: {describe(exc)}"))

@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-#: Seconds one text input may take to be cut and parsed (``LPARSCOPE_FILE_SECONDS`` overrides; 0: none).
+#: Seconds one text input may take to be cut and parsed, or one nmon recording to be read
+#: (``LPARSCOPE_FILE_SECONDS`` overrides; 0: none).
 FILE_SECONDS = 120.0
 
 

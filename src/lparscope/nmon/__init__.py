@@ -8,6 +8,6 @@
 
 from .export import export
 from .model import NmonRecording, NmonTable
-from .reader import is_nmon, read_nmon
+from .reader import ReadTooLong, is_nmon, read_nmon
 
-__all__ = ["NmonRecording", "NmonTable", "export", "is_nmon", "read_nmon"]
+__all__ = ["NmonRecording", "NmonTable", "ReadTooLong", "export", "is_nmon", "read_nmon"]

@@ -72,7 +72,9 @@ def read_into(r: "Routing", src: "Source") -> None:
         r._warn_crlf(scan.cr_line)
     total = scan.lines
     r.rec.lines = total
-    for line, raw in scan.text:  # AAA, BBB*, ZZZZ, headers, ERROR ... read exactly as by the pure path
+    for k, (line, raw) in enumerate(scan.text):  # AAA, BBB*, ZZZZ, headers, ERROR ... as by the pure path
+        if not k & 1023:
+            r.on_time()
         r._text_line(line, raw.decode("utf-8", "replace"), line == total)
     for line, fields, tag in scan.wide:
         r.wide_row(line, tag, fields)
@@ -81,6 +83,7 @@ def read_into(r: "Routing", src: "Source") -> None:
     # The columns of each section (from its header and its rows), then pass 2 (native): the values.
     secs = []
     for s in scan.sections:
+        r.on_time()
         sec = r.section(s["name"])
         lines, nfields = s["lines"], s["nfields"]
         sec.rows = len(lines)
@@ -94,6 +97,7 @@ def read_into(r: "Routing", src: "Source") -> None:
     results = scan.values([(sec.value_fields, sec.text_fields) for sec in secs])
     del scan
     for sec, (values, text, bad, count) in zip(secs, results):
+        r.on_time()
         sec.values = values.T  # rows x value fields, Fortran order (as the pure path)
         sec.text = {f: _texts(*text[f]) for f in sec.text_fields}
         if count:  # rows of the section -> lines of the file

@@ -49,6 +49,8 @@ class PurePasses(Routing):
         numeric = np.zeros(len(sc.tags) + 1, bool)
         sec_of_tag = np.full(len(sc.tags) + 1, -1, np.int64)
         for i, tag in enumerate(sc.tags):
+            if not i & 1023:
+                self.on_time()
             if tag in TEXT_TAGS or tag.startswith("BBB") or not TAG_RE.match(tag):
                 continue
             numeric[i] = True
@@ -67,7 +69,9 @@ class PurePasses(Routing):
                 wide[i], data[i] = True, False
                 self.wide_row(line0 + i + 1, sc.tags[tid[i]], fields)
         text_rows = np.flatnonzero(~data & ~wide)
-        for i in text_rows.tolist():
+        for k, i in enumerate(text_rows.tolist()):
+            if not k & 1023:
+                self.on_time()
             raw = bytes(chunk[starts[i]:ends[i]])
             self._text_line(line0 + i + 1, raw.decode("utf-8", "replace"), last and i == n - 1)
         drows = np.flatnonzero(data)
@@ -102,6 +106,7 @@ class PurePasses(Routing):
     # --- between the passes: allocate ------------------------------------------------------
     def allocate(self) -> None:
         for sec in self.by_id:
+            self.on_time()
             counts = [p.nfields[sec.sid] for p in self.plans if sec.sid in p.nfields]
             self.layout(sec, max(counts, default=2))
             sec.values = np.empty((sec.rows, sec.width), np.float64, order="F")
@@ -156,6 +161,7 @@ class PurePasses(Routing):
             job = pool.submit(*args) if pool is not None else _Done(args[0](*args[1:]))
             jobs.append((job, members, rows, nf))
         for job, members, rows, nf in jobs:
+            self.on_time()
             self._store(job.result(), members, rows, nf, plan)
 
     def _store(self, res: fast.GroupResult, members: list[tuple[int, int, int, int]], rows: np.ndarray,

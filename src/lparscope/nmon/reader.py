@@ -35,6 +35,7 @@ bad content; an unreadable path raises ``OSError``, an unknown ``tz`` ``ValueErr
 from __future__ import annotations
 
 import os
+import time
 
 from functools import cache
 
@@ -42,7 +43,7 @@ from . import native
 from .model import NmonRecording
 from .routing import Routing
 from .source import Source, is_nmon, looks_like_records, tame_malloc
-from .state import apply_tail_rows
+from .state import ReadTooLong, apply_tail_rows
 from .tables import Tables
 
 __all__ = ["is_nmon", "read_nmon"]
@@ -63,10 +64,15 @@ def _pure_reader() -> type:
     return _PureReader
 
 
-def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None) -> NmonRecording:
-    """Read an nmon recording (path or bytes, plain or gzip) into an :class:`NmonRecording`."""
+def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None,
+              seconds: float | None = None) -> NmonRecording:
+    """Read an nmon recording (path or bytes, plain or gzip) into an :class:`NmonRecording`.
+
+    ``seconds``: a time budget; past it the read stops with :class:`ReadTooLong`."""
     tame_malloc()
     r = _Reader(tz) if native.enabled() else _pure_reader()(tz)
+    if seconds:
+        r.deadline = time.monotonic() + seconds
     src = Source(source, r.rec.warnings)
     r.rec.bytes_read = src.size
     if src.size == 0 or (src.data is not None and not src.data.strip()):

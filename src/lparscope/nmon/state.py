@@ -7,6 +7,7 @@ by :mod:`.routing`, the tables assembled by :mod:`.tables`.
 from __future__ import annotations
 
 import re
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -59,6 +60,10 @@ class Section:
 
 
 
+class ReadTooLong(Exception):
+    """The read went past the deadline it was given (``read_nmon(..., seconds=)``)."""
+
+
 class ReaderState:
     """What the reader accumulates while it goes through a file, and its capped warnings."""
 
@@ -79,6 +84,13 @@ class ReaderState:
         self.counts: dict[str, int] = defaultdict(int)
         self.crlf_warned = False
         self.tail_rows: list[tuple[int, int, int, list[str]]] = []
+        self.deadline: float | None = None  # time.monotonic() past which the read stops (ReadTooLong)
+
+    def on_time(self) -> None:
+        """Raise ReadTooLong past the deadline. Checked in the reader's own loops (per section, per
+        thousand lines): a cooperative budget, as an alarm signal could land inside the native core."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise ReadTooLong("past the time budget")
 
     # warnings with a cap per kind
     def warn(self, line: int, message: str, kind: str | None = None) -> None:

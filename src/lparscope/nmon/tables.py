@@ -25,6 +25,7 @@ class Tables(ReaderState):
         snap_keys.flags.writeable = snap_vals.flags.writeable = False
         # Tables in the order of the file (a section's header, or its first row without one).
         for sec in sorted(self.by_id, key=lambda s: (s.first_line or s.first_row or 1 << 62, s.sid)):
+            self.on_time()
             table = self._table(sec, snap_keys, snap_vals)
             if table is not None:
                 rec.tables[sec.name] = table
