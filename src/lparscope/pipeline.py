@@ -153,7 +153,7 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
 def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None = None) -> None:
     """An nmon recording: its time series and the command outputs of its BBBP section."""
     try:
-        from .nmon import ReadTooLong, read_nmon
+        from .nmon import ReadStopped, ReadTooLong, read_nmon
     except ImportError:
         estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",
                                          "nmon recording: the nmon reader is not available in this build"))
@@ -161,10 +161,10 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
     seconds = file_seconds()
     try:
         rec = read_nmon(f.nmon, tz=tz, seconds=seconds)  # type: ignore[arg-type]
-    except ReadTooLong:  # e.g. a hostile recording of 400,000 one-row sections (25 s per 9 MB)
-        estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",
-                                         f"not read: reading it took longer than the per-file budget of {seconds:g} s "
-                                         "(LPARSCOPE_FILE_SECONDS)"))
+    except ReadStopped as exc:  # past the time budget, or hostile (400,000 one-row sections)
+        why = (f"reading it took longer than the per-file budget of {seconds:g} s (LPARSCOPE_FILE_SECONDS)"
+               if isinstance(exc, ReadTooLong) else str(exc))
+        estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised", f"not read: {why}"))
         return
     except (OSError, EOFError, zlib.error) as exc:  # damaged or truncated recordings
         estate.inputs.append(InputStatus(f.display, 1, "nmon", f.folder, "unrecognised",

@@ -8,6 +8,7 @@
 
 from .export import export
 from .model import NmonRecording, NmonTable
-from .reader import ReadTooLong, is_nmon, read_nmon
+from .reader import ReadStopped, ReadTooLong, TooManySections, is_nmon, read_nmon
 
-__all__ = ["NmonRecording", "NmonTable", "ReadTooLong", "export", "is_nmon", "read_nmon"]
+__all__ = ["NmonRecording", "NmonTable", "ReadStopped", "ReadTooLong", "TooManySections", "export", "is_nmon",
+           "read_nmon"]

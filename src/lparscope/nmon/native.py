@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .snapshots import ReadLines
-from .state import MAX_FIELDS
+from . import state as limits
+from .state import MAX_FIELDS, TooManySections
 
 try:
     from .. import _nmon_native as core
@@ -67,7 +68,10 @@ def read_into(r: "Routing", src: "Source") -> None:
     ends_clean = ends_with_newline(src)
     r._ends_clean = ends_clean
     # Pass 1 (native): lines, data rows per section, the other lines as text.
-    scan = core.Scanner(str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK, MAX_FIELDS)
+    scan = core.Scanner(str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK, MAX_FIELDS,
+                        limits.MAX_SECTIONS)
+    if scan.sections_found > limits.MAX_SECTIONS:  # the core built none of them
+        raise TooManySections()
     if scan.cr_line:
         r._warn_crlf(scan.cr_line)
     total = scan.lines

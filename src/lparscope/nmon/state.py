@@ -25,6 +25,10 @@ MAX_FIELDS = 10_000
 # Values one section may hold (8 bytes each) when its header names more columns than its rows carry:
 # a damaged header of 10,000 names over a long recording's 45,000 rows would be 3.6 GB of NaN.
 CELL_BUDGET = 32_000_000
+# Distinct sections (tags) one recording may have. Real ones have tens to a few hundred (the disk
+# sections come in groups of 150 disks); each costs a table: 400,000 one-row sections in 9 MB took
+# 25 s and 1.2 GB. Past this the recording is not read.
+MAX_SECTIONS = 10_000
 TEXT_TAGS = {"AAA", "ZZZZ", "UARG", "ERROR"}
 TEXT_COLUMNS = {"command", "wlmclass", "comm", "user", "group", "fullcommand"}
 TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_+\-]*$")
@@ -60,8 +64,19 @@ class Section:
 
 
 
-class ReadTooLong(Exception):
+class ReadStopped(Exception):
+    """The read was given up; the message says why (for the recording's status line)."""
+
+
+class ReadTooLong(ReadStopped):
     """The read went past the deadline it was given (``read_nmon(..., seconds=)``)."""
+
+
+class TooManySections(ReadStopped):
+    """More than MAX_SECTIONS distinct sections: damaged, or not an nmon recording."""
+
+    def __init__(self) -> None:
+        super().__init__(f"more than {MAX_SECTIONS:,} sections (distinct tags): damaged, or not an nmon recording")
 
 
 class ReaderState:
@@ -103,6 +118,8 @@ class ReaderState:
     def section(self, name: str) -> Section:
         sec = self.sections.get(name)
         if sec is None:
+            if len(self.by_id) >= MAX_SECTIONS:
+                raise TooManySections()
             sec = Section(name, len(self.by_id), top=(name == "TOP"))
             self.sections[name] = sec
             self.by_id.append(sec)
