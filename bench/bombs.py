@@ -14,7 +14,8 @@ Shapes: zip-gz (8 gzip members of 1 GB of zeros each inside one zip), nmon-gz (a
 expands to 10 GB: one gzip member repeated), tgz-100k (a .tgz of 100,000 small members),
 line-1mb (one 1 MB line), fifo (a FIFO inside a folder), nmon-row-1mb (an nmon data row of a
 million commas), nmon-header-cells (a 45,000-snapshot recording whose header names 9,999 columns),
-nmon-header-every-row (a header naming two new columns before each of 20,000 rows).
+nmon-header-every-row (a header naming two new columns before each of 20,000 rows),
+nmon-many-sections (400,000 distinct one-row sections).
 """
 
 from __future__ import annotations
@@ -121,6 +122,14 @@ def nmon_header_every_row(folder: Path, scale: float) -> Path:
     return path
 
 
+def nmon_many_sections(folder: Path, scale: float) -> Path:
+    """A recording of 400,000 distinct one-row sections (9 MB)."""
+    path = folder / "many_sections.nmon"
+    n = max(10, int(400_000 * scale))
+    path.write_bytes(NMON_HEAD + _snapshots(1) + b"".join(b"S%07d,T00001,1.0,2.0\n" % i for i in range(n)))
+    return path
+
+
 def fifo(folder: Path, scale: float) -> Path:
     d = folder / "with_fifo"
     d.mkdir()
@@ -131,7 +140,7 @@ def fifo(folder: Path, scale: float) -> Path:
 
 SHAPES = {"zip-gz": zip_gz, "nmon-gz": nmon_gz, "tgz-100k": tgz_members, "line-1mb": line_1mb, "fifo": fifo,
           "nmon-row-1mb": nmon_row_1mb, "nmon-header-cells": nmon_header_cells,
-          "nmon-header-every-row": nmon_header_every_row}
+          "nmon-header-every-row": nmon_header_every_row, "nmon-many-sections": nmon_many_sections}
 
 _CHILD = """
 import resource, subprocess, sys, time
