@@ -304,3 +304,23 @@ def test_nmon_recording_of_too_many_sections_is_not_read(native: str, tmp_path: 
     assert status["aixbomb.nmon"].reason == ("not read: more than 50 sections (distinct tags): damaged, "
                                               "or not an nmon recording")
     assert status["oslevel.txt"].status == "parsed"
+
+
+@pytest.mark.parametrize("native", ["0", "1"])
+def test_nmon_wide_section_whose_devices_change_stays_whole(native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The merge bound never cuts a real case: a wide section over many rows whose header gains a few
+    devices mid-file keeps every column, even past the values budget (up to twice its width)."""
+    from lparscope.nmon import native as core, read_nmon
+    from lparscope.nmon import state
+
+    if native == "1" and not core.available():
+        pytest.skip("native core not built")
+    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
+    monkeypatch.setattr(state, "CELL_BUDGET", 200_000)  # 2,000 rows: 100 columns by the budget alone
+    first = ",".join(f"hdisk{i}" for i in range(300))
+    later = first + ",hdisk300,hdisk301"
+    rows = [f"ZZZZ,T{t:04d},00:00:01,04-MAR-2024\nDISKBUSY,T{t:04d}," + ",".join(["1.0"] * (300 if t <= 1000 else 302))
+            + "\n" + (f"DISKBUSY,Disk %Busy aixbig,{later}\n" if t == 1000 else "") for t in range(1, 2001)]
+    text = f"AAA,host,aixbig\nDISKBUSY,Disk %Busy aixbig,{first}\n" + "".join(rows)
+    t = read_nmon(text.encode()).tables["DISKBUSY"]
+    assert t.values.shape == (2000, 302) and t.columns[-1] == "hdisk301"

@@ -66,6 +66,10 @@ class Tables(ReaderState):
         starts = np.searchsorted(rows_epoch, used, side="left").tolist()
         ends = np.searchsorted(rows_epoch, used, side="right").tolist()
         dropped, dropped_at = 0, 0
+        # At most MAX_FIELDS columns, and values within the budget or twice what the rows already hold
+        # (a long recording of a wide section whose devices change stays whole; a header renamed on
+        # every row does not multiply the table).
+        most = min(limits.MAX_FIELDS, max(limits.CELL_BUDGET // max(sec.rows, 1), 2 * sec.width))
         for e, lo, hi in zip(used, starts, ends):
             maxw = int(widths[lo:hi].max()) if hi > lo else 0
             src, dst = [], []
@@ -76,7 +80,7 @@ class Tables(ReaderState):
                 k = where.get(name)
                 if k is None:
                     # damaged files change their header on every row: the table stays within bounds
-                    if len(merged) >= limits.MAX_FIELDS or (len(merged) + 1) * sec.rows > limits.CELL_BUDGET:
+                    if len(merged) >= most:
                         dropped += 1
                         dropped_at = dropped_at or (sec.headers[e].line if e >= 0 else sec.first_row)
                         continue
