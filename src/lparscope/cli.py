@@ -307,6 +307,8 @@ def nmon_export(
     if to not in ("csv", "parquet"):
         err.print("[red]error:[/] --to must be csv or parquet")
         raise typer.Exit(EXIT_USAGE)
+    from .nmon.state import ReadStopped
+
     try:
         from .nmon import export, read_nmon
         rec = read_nmon(file, tz=tz)
@@ -314,7 +316,7 @@ def nmon_export(
         err.print(describe(), highlight=False)
         outdir.mkdir(parents=True, exist_ok=True)
         written = export(rec, to, outdir)  # type: ignore[arg-type]
-    except (OSError, ImportError, ValueError) as exc:
+    except (OSError, ImportError, ValueError, ReadStopped) as exc:  # ReadStopped: e.g. too many sections
         err.print(f"[red]error:[/] {file}: {exc}")
         raise typer.Exit(EXIT_USAGE)
     for w in rec.warnings[:20]:

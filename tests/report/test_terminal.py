@@ -190,3 +190,17 @@ def test_nmon_export_needs_a_named_folder(tmp_path: Path, monkeypatch: pytest.Mo
     res = CliRunner().invoke(app, ["nmon", "export", str(nmon), "tables"])
     assert res.exit_code == 0, res.output
     assert list((tmp_path / "tables").glob("*.csv"))
+
+
+def test_nmon_export_of_a_hostile_recording_says_why(tmp_path: Path) -> None:
+    """A recording the reader gives up on (here: more distinct sections than a recording may have)
+    is a clear error naming the file, exit 2, no traceback and nothing written."""
+    from lparscope.nmon.state import MAX_SECTIONS
+
+    bad = tmp_path / "many.nmon"
+    bad.write_text("AAA,host,aixbomb\nZZZZ,T0001,00:00:01,04-MAR-2024\n"
+                   + "".join(f"S{i:06d},T0001,1.0\n" for i in range(MAX_SECTIONS + 1)))
+    res = CliRunner().invoke(app, ["nmon", "export", str(bad), str(tmp_path / "tables")])
+    assert res.exit_code == 2 and "more than 10,000 sections" in res.output
+    assert isinstance(res.exception, SystemExit)  # the clean exit, not an exception escaping
+    assert not (tmp_path / "tables").exists()
