@@ -28,9 +28,8 @@ listed with its candidates, none joined.
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from .estate import Estate, Evidence, Host

@@ -91,10 +91,8 @@ def _in_time_order(runs: Rows) -> list[tuple[HmcItem, int]]:
 
 def _evidence(it: HmcItem, row: int, key: str) -> Evidence:
     """Where one attribute of a row was read (the row's line when the row does not give it)."""
-    line = it.rec.line_of(row, key)
-    if line is not None:
-        return Evidence(it.src.path, it.src.offset + line, key)
-    return Evidence(it.src.path, it.src.offset + max(int(it.rec.line[row]), 1))
+    shared, line = _sample_where(it, row, key, {})
+    return Evidence(shared.path, line, shared.excerpt)
 
 
 def _sample_where(it: HmcItem, row: int, key: str, shared: dict[tuple[int, str], Evidence]) -> tuple[Evidence, int]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from .snapshots import ReadLines
 from . import state as limits
-from .state import MAX_FIELDS, TooManySections
+from .state import TooManySections
 
 try:
     from .. import _nmon_native as core
@@ -68,7 +68,7 @@ def read_into(r: "Routing", src: "Source") -> None:
     ends_clean = ends_with_newline(src)
     r._ends_clean = ends_clean
     # Pass 1 (native): lines, data rows per section, the other lines as text.
-    scan = core.Scanner(str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK, MAX_FIELDS,
+    scan = core.Scanner(str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK, limits.MAX_FIELDS,
                         limits.MAX_SECTIONS)
     if scan.sections_found > limits.MAX_SECTIONS:  # the core built none of them
         raise TooManySections()

@@ -43,7 +43,7 @@ from . import native
 from .model import NmonRecording
 from .routing import Routing
 from .source import Source, is_nmon, looks_like_records, tame_malloc
-from .state import ReadStopped, ReadTooLong, TooManySections, apply_tail_rows
+from .state import apply_tail_rows
 from .tables import Tables
 
 __all__ = ["is_nmon", "read_nmon"]

@@ -280,7 +280,7 @@ def summarise_item(item: tuple[str, str, list[str]], metrics: tuple[str, ...] | 
         for path in sorted(Path(folder).glob("*.parquet")):
             tables.append(pq.read_table(path, columns=wanted))
             names.append(Path(folder).parent.parent.name[len("frame="):])
-            ends.append(sum(t.num_rows for t in tables))
+            ends.append((ends[-1] if ends else 0) + tables[-1].num_rows)
     if not tables:
         return []
     table = pa.concat_tables(tables)
