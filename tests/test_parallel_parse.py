@@ -31,6 +31,7 @@ def _report(path: Path, workers: int) -> dict:
 def test_parallel_same_as_serial(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(parse_pool, "MIN_FILES", 4)  # a pool even for this small estate
     monkeypatch.setattr(parse_pool, "WINDOW", 2)  # many windows: results come back out of order
+    monkeypatch.setattr(parse_pool, "BATCH_FILES", 3)  # many tasks of a few files each
     estate = _copies(tmp_path, 3)
     serial = _report(estate, 1)
     parallel = _report(estate, 2)
@@ -47,3 +48,30 @@ def test_prepared_inputs_keeps_order(tmp_path: Path, monkeypatch) -> None:  # ty
     got = list(parse_pool.prepared_inputs(items, workers=2))
     assert [i.display for i, _ in got] == [i.display for i in items]
     assert any(pre is not None for item, pre in got if isinstance(item, InputFile) and item.nmon is None)
+
+
+def test_batches_keep_every_input_in_order(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from lparscope.inputs import InputFile, InputProblem
+
+    monkeypatch.setattr(parse_pool, "BATCH_FILES", 2)
+    monkeypatch.setattr(parse_pool, "BATCH_CHARS", 10)
+    items = [InputFile("a", "x", "h"), InputProblem("b", "gone"), InputFile("c", "y" * 20, "h"), InputFile("d", "z", "h"),
+             InputFile("n", "", "h", nmon=Path("n.nmon")), InputFile("e", "w", "h")]
+    batches = list(parse_pool._batches(items[:2], iter(items[2:])))
+    assert [x for b in batches for x in b] == items
+    # a batch ends after two text files or ten characters of text
+    assert [[x.display for x in b] for b in batches] == [["a", "b", "c"], ["d", "n", "e"]]
+
+
+def test_a_file_that_fails_in_a_batch_is_its_own_problem(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    real = parse_pool.prepare
+
+    def prepare(display: str, text: str, registry: dict | None = None) -> parse_pool.Prepared:
+        if display == "bad":
+            raise RuntimeError("boom")
+        return real(display, text, registry)
+
+    monkeypatch.setattr(parse_pool, "prepare", prepare)
+    got = parse_pool._prepare_batch([("good", "hello\n"), ("bad", "x\n"), ("also", "hello\n")])
+    assert [bool(p.cut_error) for p in got] == [False, True, False]
+    assert "boom" in got[1].cut_error

@@ -237,38 +237,40 @@ def _member(display: str, folder: str, read: Callable[[], bytes], limits: Limits
         yield InputProblem(display, f"internal error while reading it: {describe(exc)}", internal=True)
 
 
-def _is_regular(path: Path) -> bool:
-    """Whether ``path`` is a regular file, checked on the opened file (never blocks on a FIFO)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        return stat.S_ISREG(os.fstat(fd).st_mode)
-    finally:
-        os.close(fd)
-
-
 def _read_path(path: Path, display: str, folder: str, limits: Limits, budget: _Budget) -> Iterator[Item]:
-    if not _is_regular(path):  # a FIFO would block for ever, a device never ends
-        yield InputProblem(display, "not a regular file (FIFO, socket or device); not read")
-        return
-    with open(path, "rb") as fh:
-        head = fh.read(16)
-    if head[:2] == b"\x1f\x8b":
-        with open(path, "rb") as fh:
-            inner = _gzip_head(fh.read(64 * 1024))
-        if is_nmon(inner[:16]):  # count what it expands to first (the nmon reader expands it to a temporary file)
-            with open(path, "rb") as fh:
-                if gzip_size(fh, limits.max_nmon_bytes, budget) is None:  # type: ignore[arg-type]
-                    yield InputProblem(display, f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read")
-                    return
-            head = inner[:16]
-    if is_nmon(head):  # read later by the nmon reader straight from the file, whatever its size
+    # One open per file: the type is checked on the opened file (a FIFO would block for ever at
+    # open without O_NONBLOCK, a device never ends), then its head, then (text) the whole of it.
+    with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            problem = "not a regular file (FIFO, socket or device); not read"
+        else:
+            problem, body = _read_open(fh, st.st_size, limits, budget)
+    if problem:
+        yield InputProblem(display, problem)
+    elif body is None:  # read later by the nmon reader straight from the file, whatever its size
         yield InputFile(display, "", folder, nmon=path)
-        return
-    size = path.stat().st_size
+    else:
+        yield from _from_bytes(display, folder, body, limits, budget, 0)
+
+
+def _read_open(fh: io.BufferedReader, size: int, limits: Limits, budget: _Budget) -> tuple[str, bytes | None]:
+    """An opened regular file: (why it is not read, "") or ("", its bytes), or ("", None) for an nmon recording."""
+    head = fh.read(16)
+    if head[:2] == b"\x1f\x8b":
+        fh.seek(0)
+        inner = _gzip_head(fh.read(64 * 1024))
+        if is_nmon(inner[:16]):  # count what it expands to first (the nmon reader expands it to a temporary file)
+            fh.seek(0)
+            if gzip_size(fh, limits.max_nmon_bytes, budget) is None:
+                return f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read", None
+            head = inner[:16]
+    if is_nmon(head):
+        return "", None
     if size > limits.max_file_bytes:
-        yield InputProblem(display, f"too large: file larger than {_mb(limits.max_file_bytes)}; skipped")
-        return
-    yield from _from_bytes(display, folder, path.read_bytes(), limits, budget, 0)
+        return f"too large: file larger than {_mb(limits.max_file_bytes)}; skipped", None
+    fh.seek(0)
+    return "", fh.read()
 
 
 def _guarded(path: Path, display: str, folder: str, limits: Limits, budget: _Budget) -> Iterator[Item]:
@@ -295,16 +297,17 @@ def iter_inputs(paths: list[str], limits: Limits | None = None) -> Iterator[Item
     for given in paths:
         root = Path(given)
         if root.is_dir():
+            real_root = root.resolve()
             for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
                 for fname in sorted(filenames):
                     if fname.startswith("."):
                         continue
                     fpath = Path(dirpath) / fname
-                    if fpath.is_symlink() and not fpath.resolve().is_relative_to(root.resolve()):
+                    if fpath.is_symlink() and not fpath.resolve().is_relative_to(real_root):
                         yield InputProblem(str(fpath), "link pointing outside the folder; not followed")
                         continue
-                    folder = fpath.parent.name if fpath.parent != root else root.resolve().name
+                    folder = fpath.parent.name if dirpath != str(root) else real_root.name
                     yield from _guarded(fpath, str(fpath), folder, limits, budget)
         elif root.exists():
             yield from _guarded(root, str(root), root.resolve().parent.name, limits, budget)

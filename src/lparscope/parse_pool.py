@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import zlib
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from .inputs import InputFile, InputProblem
@@ -29,7 +31,9 @@ from .sources.filenames import classify_with_hint, not_command_output
 
 PROBE_BYTES = 64 * 1024  # a large file whose first 64 KB hold no supported output is not read further
 MIN_FILES = 32  # text files before a pool is worth starting
-WINDOW = 8  # files in flight per worker (bounds memory: texts wait in the pool, not all at once)
+WINDOW = 8  # batches in flight per worker (bounds memory: texts wait in the pool, not all at once)
+BATCH_FILES = 16  # files per task sent to a worker (one task per file costs the main process more
+BATCH_CHARS = 256 * 1024  # than it saves: each is a pickle, a pipe write and a wake-up), or fewer up to this
 
 
 @dataclass
@@ -43,6 +47,7 @@ class Prepared:
     hint: Any = None
     shift: int = 0
     results: list[tuple[Any, Any, str]] = field(default_factory=list)  # (segment, parsed or None, error)
+    packed: bytes = b""  # the file's text, compressed (kept for excerpts: ``pipeline.text_of``)
 
 
 def prepare(display: str, text: str, registry: dict | None = None) -> Prepared:
@@ -65,10 +70,11 @@ def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
     if len(text) > PROBE_BYTES and not any(s.kind for s in split_and_classify(text[:PROBE_BYTES], registry)):
         return Prepared(skip=f"large file ({len(text) // 1024} KB) with no supported command output "
                              f"in its first {PROBE_BYTES // 1024} KB; not read further", skip_folder=True)
+    packed = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
     try:
         segments, hint, shift = classify_with_hint(text, display, registry)
     except Exception as exc:
-        return Prepared(cut_error=describe(exc))
+        return Prepared(cut_error=describe(exc), packed=packed)
     results = []
     for seg in segments:
         parsed = None
@@ -79,7 +85,7 @@ def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
             except Exception as exc:  # a parser bug must not end the run
                 error = f"internal error in the {seg.kind} parser: {describe(exc)}"
         results.append((seg, parsed, error))
-    return Prepared(segments=segments, hint=hint, shift=shift, results=results)
+    return Prepared(segments=segments, hint=hint, shift=shift, results=results, packed=packed)
 
 
 _REGISTRY: dict | None = None
@@ -92,11 +98,15 @@ def _registry() -> dict:
     return _REGISTRY
 
 
-def _prepare_in_worker(display: str, text: str) -> Prepared:
-    try:
-        return prepare(display, text)
-    except Exception as exc:  # anything else: the main process reports it for this input
-        return Prepared(cut_error=describe(exc))
+def _prepare_batch(files: list[tuple[str, str]]) -> list[Prepared]:
+    """Several files in one worker task, each on its own."""
+    out = []
+    for display, text in files:
+        try:
+            out.append(prepare(display, text))
+        except Exception as exc:  # anything else: the main process reports it for this input
+            out.append(Prepared(cut_error=describe(exc)))
+    return out
 
 
 def workers_wanted(workers: int | None) -> int:
@@ -107,40 +117,62 @@ def workers_wanted(workers: int | None) -> int:
 
 
 def prepared_inputs(items: Iterable[InputFile | InputProblem], workers: int | None = None
-                    ) -> Iterator[tuple[InputFile | InputProblem, Prepared | Future | None]]:
-    """Each input in order, with its :class:`Prepared` (a Future from the pool, or None: prepare here)."""
+                    ) -> Iterator[tuple[InputFile | InputProblem, Prepared | None]]:
+    """Each input in order, with its :class:`Prepared` (from the pool), or None: prepare it here."""
     n = workers_wanted(workers)
     it = iter(items)
     head: list[InputFile | InputProblem] = []
     if n > 1:  # look ahead: is there enough text to share out?
         for item in it:
             head.append(item)
-            if sum(isinstance(x, InputFile) and x.nmon is None for x in head) >= MIN_FILES:
+            if sum(_pooled(x) for x in head) >= MIN_FILES:
                 break
-    texts_ahead = sum(isinstance(x, InputFile) and x.nmon is None for x in head)
-    if n <= 1 or texts_ahead < MIN_FILES:
+    if n <= 1 or sum(_pooled(x) for x in head) < MIN_FILES:
         for item in [*head, *it]:
             yield item, None
         return
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-        yield from _windowed(pool, [*head], it, n * WINDOW)
+        yield from _windowed(pool, _batches([*head], it), n * WINDOW)
 
 
-def _windowed(pool: Executor, head: list, rest: Iterator, window: int
-              ) -> Iterator[tuple[InputFile | InputProblem, Future | None]]:
+def _pooled(item: InputFile | InputProblem) -> bool:
+    """Text files go to the pool; nmon recordings are read in the main process (natively, on every core)."""
+    return isinstance(item, InputFile) and item.nmon is None
+
+
+def _batches(head: list, rest: Iterator) -> Iterator[list[InputFile | InputProblem]]:
+    """The inputs in order, in runs of up to BATCH_FILES text files (or BATCH_CHARS of text)."""
+    batch: list[InputFile | InputProblem] = []
+    files = chars = 0
+    for item in chain(head, rest):
+        batch.append(item)
+        if _pooled(item):
+            files += 1
+            chars += len(item.text)  # type: ignore[union-attr]
+        if files >= BATCH_FILES or chars >= BATCH_CHARS:
+            yield batch
+            batch, files, chars = [], 0, 0
+    if batch:
+        yield batch
+
+
+def _windowed(pool: Executor, batches: Iterator[list], window: int
+              ) -> Iterator[tuple[InputFile | InputProblem, Prepared | None]]:
+    """Each batch's text files sent to the pool as one task; up to ``window`` tasks in flight;
+    the inputs handed back in their order, each with its result."""
     pending: deque = deque()
 
-    def submit(item):  # type: ignore[no-untyped-def]
-        if isinstance(item, InputFile) and item.nmon is None:
-            return item, pool.submit(_prepare_in_worker, item.display, item.text)
-        return item, None
+    def drain() -> Iterator[tuple[InputFile | InputProblem, Prepared | None]]:
+        batch, future = pending.popleft()
+        done = iter(future.result()) if future is not None else iter(())
+        for item in batch:
+            yield item, next(done) if _pooled(item) else None
 
-    for item in head:
-        pending.append(submit(item))
-    for item in rest:
-        pending.append(submit(item))
+    for batch in batches:
+        texts = [(x.display, x.text) for x in batch if _pooled(x)]
+        pending.append((batch, pool.submit(_prepare_batch, texts) if texts else None))
         while len(pending) > window:
-            yield pending.popleft()
+            yield from drain()
     while pending:
-        yield pending.popleft()
+        yield from drain()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import time
 from typing import Any
@@ -85,7 +84,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
             if f.nmon is not None:
                 read_nmon_file(estate, f, registry, tz)
             else:
-                _read_text_file(estate, f, registry, texts, pre.result() if isinstance(pre, Future) else pre)
+                _read_text_file(estate, f, registry, texts, pre)
         except Exception as exc:  # MemoryError and RecursionError included: one input never ends the run
             _internal(estate, f.display, 1, None, f.folder, "reading it", exc)
         finally:
@@ -114,7 +113,7 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder if pre.skip_folder else "", "unrecognised",
                                          pre.skip))
         return
-    texts[f.display] = zlib.compress(f.text.encode("utf-8", "surrogatepass"), 1)
+    texts[f.display] = pre.packed or zlib.compress(f.text.encode("utf-8", "surrogatepass"), 1)
     if pre.cut_error:
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder, "unrecognised",
                                          f"internal error while cutting it into command outputs: {pre.cut_error}",

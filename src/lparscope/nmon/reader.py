@@ -78,24 +78,19 @@ def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None,
     if src.size == 0 or (src.data is not None and not src.data.strip()):
         r.warn(1, "empty file")
         return r.rec
-    chunks = src.chunks()
-    try:
-        first, _, has_cr = next(chunks)
-    except StopIteration:
-        r.warn(1, "empty file")
-        return r.rec
-    head = bytes(first[:65536])
+    head = src.head(65536)  # the native core reads the file itself: only its head is read here
     if not is_nmon(head):
         r.warn(1, "not an nmon file (no AAA header line)")
         if not looks_like_records(head):
             r.rec.lines = head.count(b"\n")
             return r.rec
     if native.enabled():
-        del first, chunks
         native.read_into(r, src)
     else:
         from .purepath import read_pure
 
+        chunks = src.chunks()
+        first, _, has_cr = next(chunks, (b"\n", True, False))  # none: the file shrank since
         read_pure(r, src, first, has_cr, chunks)
     apply_tail_rows(r)
     r.finish()

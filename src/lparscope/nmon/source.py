@@ -54,6 +54,13 @@ class Source:
                 self.path = path
         self.size = len(self.data) if self.data is not None else self.path.stat().st_size  # type: ignore[union-attr]
 
+    def head(self, n: int) -> bytes:
+        """The first ``n`` bytes (fewer in a shorter file)."""
+        if self.data is not None:
+            return self.data[:n]
+        with open(self.path, "rb") as fh:  # type: ignore[arg-type]
+            return fh.read(n)
+
     def chunks(self) -> Iterator[tuple[bytes | memoryview, bool, bool]]:
         """(chunk, last, has_cr) triples; every chunk ends with b'\\n' (added after a truncated last line)."""
         if self.data is not None:
