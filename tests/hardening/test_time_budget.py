@@ -23,6 +23,18 @@ from .guard import timed
 
 MB = 1024 * 1024
 
+@pytest.fixture(params=["0", "1"], ids=["pure", "native"])
+def nmon_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The nmon tests run on both reader paths: pure (numpy + Arrow) and the native core (when built)."""
+    from lparscope.nmon import native as core
+
+    if request.param == "1" and not core.available():
+        pytest.skip("native core not built")
+    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", request.param)
+    assert core.enabled() == (request.param == "1")
+    return request.param
+
+
 HOSTILE_LINES = {
     "user at host then a long word": "a@b" + "c" * 20_000,
     "a long blank line": " " * 20_000 + "x",
@@ -125,20 +137,15 @@ def test_a_parser_that_never_ends_costs_one_input_not_the_run(tmp_path: Path, mo
     assert status["oslevel.txt"].status == "parsed"
 
 
-@pytest.mark.parametrize("native", ["0", "1"])
 def test_an_nmon_recording_that_takes_too_long_costs_one_input_not_the_run(
-        native: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        nmon_path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The per-file budget covers nmon recordings (a hostile one of 400,000 one-row sections took 25 s
     per 9 MB): checked in the reader's own loops (an alarm could land inside the native core and end
     the run), the recording is reported, the other inputs are read. Here each table takes 0.2 s."""
     import time
 
-    from lparscope.nmon import native as core
     from lparscope.nmon.tables import Tables
 
-    if native == "1" and not core.available():
-        pytest.skip("native core not built")
-    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
     slow_table = Tables._table
 
     def slow(self, *args):  # type: ignore[no-untyped-def]
@@ -157,14 +164,9 @@ def test_an_nmon_recording_that_takes_too_long_costs_one_input_not_the_run(
     assert status["oslevel.txt"].status == "parsed"
 
 
-@pytest.mark.parametrize("native", ["0", "1"])
-def test_nmon_read_stops_past_its_deadline(native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nmon_read_stops_past_its_deadline(nmon_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from lparscope.nmon import ReadTooLong, read_nmon
-    from lparscope.nmon import native as core
 
-    if native == "1" and not core.available():
-        pytest.skip("native core not built")
-    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
     sections = "".join(f"S{i:06d},T0001,1.0,2.0\n" for i in range(5000))
     data = ("AAA,host,aixbomb\nZZZZ,T0001,00:00:01,04-MAR-2024\n" + sections).encode()
     with pytest.raises(ReadTooLong):
@@ -215,16 +217,12 @@ MB_LINES = {
 
 
 @pytest.mark.parametrize("name", sorted(MB_LINES))
-@pytest.mark.parametrize("native", ["0", "1"])
-def test_nmon_line_of_a_megabyte(name: str, native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nmon_line_of_a_megabyte(name: str, nmon_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A 1 MB line in an nmon recording is read quickly on both paths: a row over the field cap is
     not read, a header is cut, each with a warning naming the line (it took 27-44 s and 3-5 GB)."""
-    from lparscope.nmon import native as core, read_nmon
+    from lparscope.nmon import read_nmon
     from lparscope.nmon.state import MAX_FIELDS
 
-    if native == "1" and not core.available():
-        pytest.skip("native core not built")
-    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
     lines = NMON.read_bytes().split(b"\n")
     at = next(i for i, ln in enumerate(lines) if ln.startswith(b"ZZZZ,T0003"))
     data = b"\n".join(lines[:at] + [MB_LINES[name]] + lines[at:])
@@ -234,16 +232,12 @@ def test_nmon_line_of_a_megabyte(name: str, native: str, monkeypatch: pytest.Mon
     assert rec.tables["CPU_ALL"].values.shape[1] <= MAX_FIELDS
 
 
-@pytest.mark.parametrize("native", ["0", "1"])
-def test_nmon_header_naming_more_columns_than_memory_allows(native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nmon_header_naming_more_columns_than_memory_allows(nmon_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A header naming thousands of columns over many rows that carry a few: only the carried columns
     are kept (else rows x names of NaN: 3.6 GB for 10,000 names over a long recording)."""
-    from lparscope.nmon import native as core, read_nmon
+    from lparscope.nmon import read_nmon
     from lparscope.nmon import state
 
-    if native == "1" and not core.available():
-        pytest.skip("native core not built")
-    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
     monkeypatch.setattr(state, "CELL_BUDGET", 100_000)  # the same case, 300 times smaller
     rows = "".join(f"ZZZZ,T{t:04d},00:{t // 60 % 60:02d}:{t % 60:02d},04-MAR-2024\nCPU_ALL,T{t:04d},1.0,2.0,3.0\n"
                    for t in range(1, 501))
@@ -253,16 +247,12 @@ def test_nmon_header_naming_more_columns_than_memory_allows(native: str, monkeyp
     assert any(line == 2 and "only the columns the rows carry are kept" in m for line, m in rec.warnings)
 
 
-@pytest.mark.parametrize("native", ["0", "1"])
-def test_nmon_header_changing_on_every_row(native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nmon_header_changing_on_every_row(nmon_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A damaged recording whose header names new columns before every row: the merged table stays
     within the budget and the merge is linear (20,000 such rows took 37-42 s and 6.3 GB)."""
-    from lparscope.nmon import native as core, read_nmon
+    from lparscope.nmon import read_nmon
     from lparscope.nmon import state
 
-    if native == "1" and not core.available():
-        pytest.skip("native core not built")
-    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
     monkeypatch.setattr(state, "CELL_BUDGET", 200_000)
     text = "AAA,host,aixbomb\n" + "".join(f"CPU_ALL,CPU Total,a{i},b{i}\nZZZZ,T{i:05d},00:00:01,04-MAR-2024\n"
                                           f"CPU_ALL,T{i:05d},1,2\n" for i in range(1, 2001))
@@ -273,18 +263,13 @@ def test_nmon_header_changing_on_every_row(native: str, monkeypatch: pytest.Monk
     assert any("3,900 more columns named by header lines from here on are not kept" in m for _, m in rec.warnings)
 
 
-@pytest.mark.parametrize("native", ["0", "1"])
-def test_nmon_recording_of_too_many_sections_is_not_read(native: str, tmp_path: Path,
+def test_nmon_recording_of_too_many_sections_is_not_read(nmon_path: str, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """More distinct sections than a recording may have (400,000 one-row sections in 9 MB took 25 s
     and 1.2 GB): the recording is not read, with its reason; the same on both reader paths."""
     from lparscope.nmon import TooManySections, read_nmon
-    from lparscope.nmon import native as core
     from lparscope.nmon import state
 
-    if native == "1" and not core.available():
-        pytest.skip("native core not built")
-    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
     monkeypatch.setattr(state, "MAX_SECTIONS", 50)
 
     def recording(sections: int, headers: int = 0) -> bytes:
@@ -306,16 +291,12 @@ def test_nmon_recording_of_too_many_sections_is_not_read(native: str, tmp_path: 
     assert status["oslevel.txt"].status == "parsed"
 
 
-@pytest.mark.parametrize("native", ["0", "1"])
-def test_nmon_wide_section_whose_devices_change_stays_whole(native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_nmon_wide_section_whose_devices_change_stays_whole(nmon_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The merge bound never cuts a real case: a wide section over many rows whose header gains a few
     devices mid-file keeps every column, even past the values budget (up to twice its width)."""
-    from lparscope.nmon import native as core, read_nmon
+    from lparscope.nmon import read_nmon
     from lparscope.nmon import state
 
-    if native == "1" and not core.available():
-        pytest.skip("native core not built")
-    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
     monkeypatch.setattr(state, "CELL_BUDGET", 200_000)  # 2,000 rows: 100 columns by the budget alone
     first = ",".join(f"hdisk{i}" for i in range(300))
     later = first + ",hdisk300,hdisk301"
