@@ -515,32 +515,32 @@ fn note_bad(ex: &mut Extra, sec: u32, row: u32, field: usize, tok: &[u8]) {
     }
 }
 
-/// One text column: per row an index into ``distinct`` (0: "", a row without the field).
+/// One text column: per row a code (0: "", a row without the field; k: the k-th distinct text).
 struct TextColumn {
     codes: Vec<u32>,
-    distinct: Vec<String>,
-    index: FxMap<String, u32>,
+    index: FxMap<String, u32>, // each distinct text, held once, with its code
 }
 
 impl TextColumn {
     fn new(rows: usize) -> Self {
-        TextColumn { codes: vec![0; rows], distinct: vec![String::new()], index: FxMap::default() }
+        TextColumn { codes: vec![0; rows], index: FxMap::default() }
     }
 
     fn set(&mut self, row: usize, text: String) {
         if text.is_empty() {
             return;
         }
-        let code = match self.index.get(&text) {
-            Some(&c) => c,
-            None => {
-                let c = self.distinct.len() as u32;
-                self.distinct.push(text.clone());
-                self.index.insert(text, c);
-                c
-            }
-        };
-        self.codes[row] = code;
+        let next = self.index.len() as u32 + 1;
+        self.codes[row] = *self.index.entry(text).or_insert(next);
+    }
+
+    /// The distinct texts in code order ("" first).
+    fn distinct(&mut self) -> Vec<String> {
+        let mut out = vec![String::new(); self.index.len() + 1];
+        for (text, code) in self.index.drain() {
+            out[code as usize] = text;
+        }
+        out
     }
 }
 
@@ -995,9 +995,10 @@ impl Scanner {
             let values = PyArray1::from_vec_bound(py, buf).reshape([vf.len(), rows])?;
             let text = PyDict::new_bound(py);
             for (k, &f) in tf.iter().enumerate() {
-                let col = std::mem::replace(&mut texts[s][k], TextColumn::new(0));
+                let mut col = std::mem::replace(&mut texts[s][k], TextColumn::new(0));
+                let distinct = col.distinct();
                 let codes = PyArray1::from_vec_bound(py, col.codes);
-                text.set_item(f, (codes, PyList::new_bound(py, col.distinct)))?;
+                text.set_item(f, (codes, PyList::new_bound(py, distinct)))?;
             }
             let bad_list = PyList::new_bound(
                 py,
