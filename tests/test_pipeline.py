@@ -143,3 +143,17 @@ def test_rules_and_explain_commands():
     assert res.exit_code == 0
     assert "000_31a80e54567cd02b.txt §3.1" in res.output and "ec_to_vp_min_ratio = 0.25" in res.output
     assert runner.invoke(app, ["explain", "NO-SUCH-RULE"]).exit_code == 2
+
+
+def test_nmon_evidence_in_the_header_part_shows_the_line_as_written(tmp_path):
+    """Evidence from a recording's BBBP command outputs shows the line itself, value included (not a
+    field name or a label); a snapshot keeps its short description."""
+    shutil.copy(FIX / "nmon" / "aix_small.nmon", tmp_path / "aix_small.nmon")
+    a = analyze([str(tmp_path)], workers=1)
+    lines = (tmp_path / "aix_small.nmon").read_text().splitlines()
+    first_snapshot = next(n for n, ln in enumerate(lines, start=1) if ln.startswith("ZZZZ,"))
+    evidence = [e for f in a.findings for e in f.evidence if e.path.endswith("aix_small.nmon")]
+    header = [e for e in evidence if e.line < first_snapshot]
+    assert any(e.excerpt.startswith("BBBP,") and "pbuf" in e.excerpt for e in header)
+    assert all(e.excerpt == lines[e.line - 1].strip() for e in header)
+    assert any(e.excerpt.startswith("LPAR snapshot") for e in evidence if e.line > first_snapshot)

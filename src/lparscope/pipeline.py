@@ -214,20 +214,25 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
                                      "" if rec.tables else "no snapshots found", warnings))
 
 
-def _lines_of(path: str, wanted: set[int]) -> dict[int, str]:
-    """A few lines of a large file (an nmon recording), read without keeping the file."""
+def _lines_of(path: str, blank: set[int], shown: set[int]) -> dict[int, str]:
+    """Lines of a large file (an nmon recording), read without keeping the file: those of ``blank``
+    and those of ``shown`` that come before the first snapshot (ZZZZ), in the header part where
+    the BBBP command outputs are."""
     import gzip
 
     out: dict[int, str] = {}
+    last_blank, last_shown = max(blank, default=0), max(shown, default=0)
     try:
         with open(path, "rb") as raw:
             gz = raw.read(2) == b"\x1f\x8b"
         opener = gzip.open if gz else open
         with opener(path, "rb") as fh:  # type: ignore[operator]
+            header = True
             for n, line in enumerate(fh, start=1):
-                if n in wanted:
+                header = header and not line.startswith(b"ZZZZ,")
+                if n in blank or (header and n in shown):
                     out[n] = line.decode("utf-8", "replace").rstrip("\r\n")
-                if n >= max(wanted):
+                if n >= last_blank and (not header or n >= last_shown):
                     break
     except OSError:
         pass
@@ -240,14 +245,17 @@ def text_of(texts: dict[str, bytes], path: str) -> str:
 
 
 def _with_excerpts(findings: list[Finding], texts: dict[str, bytes]) -> None:
-    missing: dict[str, set[int]] = {}
+    # Files not kept (nmon recordings): a line is shown as written when the evidence has no excerpt or
+    # the line is in the header part (BBBP command outputs); a snapshot keeps its short description.
+    blank: dict[str, set[int]] = {}
+    shown: dict[str, set[int]] = {}
     for f in findings:
         for e in f.evidence:
-            if e.path not in texts and "!" not in e.path and not e.excerpt.strip():
-                missing.setdefault(e.path, set()).add(e.line)
-    extra = {path: _lines_of(path, lines) for path, lines in missing.items() if lines}
+            if e.path not in texts and "!" not in e.path:
+                (shown if e.excerpt.strip() else blank).setdefault(e.path, set()).add(e.line)
+    extra = {path: _lines_of(path, blank.get(path, set()), shown.get(path, set())) for path in {*blank, *shown}}
     for f in findings:
-        if f.evidence and f.evidence[0].path in extra:
+        if any(e.path in extra for e in f.evidence):
             f.evidence = [Evidence(e.path, e.line, extra[e.path].get(e.line, e.excerpt).strip()[:200])
                           if e.path in extra else e for e in f.evidence]
     wanted: dict[str, set[int]] = {}

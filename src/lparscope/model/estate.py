@@ -146,8 +146,8 @@ class Sourced:
     def ev(self, field_name: str | None = None) -> Evidence:
         """Evidence for one field (from the record's ``lines``) or for the record itself."""
         lines = getattr(self.record, "lines", None) or {}
-        if field_name is not None and field_name in lines:
-            return Evidence(self.path, self.offset + lines[field_name], field_name)
+        if field_name is not None and field_name in lines:  # the line's own text is added as the excerpt later
+            return Evidence(self.path, self.offset + lines[field_name])
         return Evidence(self.path, self.offset + max(int(getattr(self.record, "line", 1) or 1), 1))
 
 
