@@ -75,3 +75,44 @@ def test_a_file_that_fails_in_a_batch_is_its_own_problem(monkeypatch) -> None:  
     got = parse_pool._prepare_batch([("good", "hello\n"), ("bad", "x\n"), ("also", "hello\n")])
     assert [bool(p.cut_error) for p in got] == [False, True, False]
     assert "boom" in got[1].cut_error
+
+
+def test_a_worker_that_ends_loses_no_input(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A worker killed mid-run (out of memory, a signal): its files and the rest are read in the main
+    process; the report is the serial one."""
+    import os
+
+    real = parse_pool._prepare_batch
+
+    def dies_on_lsattr(files):  # type: ignore[no-untyped-def]
+        if any("lsattr" in display for display, _ in files):
+            os._exit(1)
+        return real(files)
+
+    monkeypatch.setattr(parse_pool, "MIN_FILES", 4)
+    monkeypatch.setattr(parse_pool, "BATCH_FILES", 3)
+    estate = _copies(tmp_path, 2)
+    serial = _report(estate, 1)
+    monkeypatch.setattr(parse_pool, "_prepare_batch", dies_on_lsattr)  # forked workers inherit it
+    assert _report(estate, 2) == serial
+
+
+def test_windowed_reads_here_what_the_pool_cannot(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from concurrent.futures import Future
+
+    from lparscope.inputs import InputFile
+
+    class Broken:
+        calls = 0
+
+        def submit(self, fn, files):  # type: ignore[no-untyped-def]
+            self.calls += 1
+            if self.calls > 1:
+                raise RuntimeError("pool broken")
+            f: Future = Future()
+            f.set_exception(RuntimeError("worker ended"))
+            return f
+
+    items = [InputFile(str(n), "x", "h") for n in range(5)]
+    got = list(parse_pool._windowed(Broken(), iter([items[:2], items[2:4], items[4:]]), 1))
+    assert got == [(i, None) for i in items]

@@ -160,18 +160,29 @@ def _batches(head: list, rest: Iterator) -> Iterator[list[InputFile | InputProbl
 def _windowed(pool: Executor, batches: Iterator[list], window: int
               ) -> Iterator[tuple[InputFile | InputProblem, Prepared | None]]:
     """Each batch's text files sent to the pool as one task; up to ``window`` tasks in flight;
-    the inputs handed back in their order, each with its result."""
+    the inputs handed back in their order, each with its result (None: read it in this process,
+    as after a worker ended: killed, out of memory; no input is lost with it)."""
     pending: deque = deque()
+    broken = False
 
     def drain() -> Iterator[tuple[InputFile | InputProblem, Prepared | None]]:
         batch, future = pending.popleft()
-        done = iter(future.result()) if future is not None else iter(())
+        try:
+            done = iter(future.result()) if future is not None else None
+        except Exception:  # the worker ended: this batch is read here
+            done = None
         for item in batch:
-            yield item, next(done) if _pooled(item) else None
+            yield item, next(done) if done is not None and _pooled(item) else None
 
     for batch in batches:
         texts = [(x.display, x.text) for x in batch if _pooled(x)]
-        pending.append((batch, pool.submit(_prepare_batch, texts) if texts else None))
+        future = None
+        if texts and not broken:
+            try:
+                future = pool.submit(_prepare_batch, texts)
+            except Exception:  # a broken pool takes no more work: the rest is read here
+                broken = True
+        pending.append((batch, future))
         while len(pending) > window:
             yield from drain()
     while pending:
