@@ -15,7 +15,8 @@ expands to 10 GB: one gzip member repeated), tgz-100k (a .tgz of 100,000 small m
 line-1mb (one 1 MB line), fifo (a FIFO inside a folder), nmon-row-1mb (an nmon data row of a
 million commas), nmon-header-cells (a 45,000-snapshot recording whose header names 9,999 columns),
 nmon-header-every-row (a header naming two new columns before each of 20,000 rows),
-nmon-many-sections (400,000 distinct one-row sections).
+nmon-many-sections (400,000 distinct one-row sections), nmon-many-wide-headers (50 sections,
+each a header of 9,000 names over 3,000 one-value rows: 5 MB; 5 such sections took 1.1 GB).
 """
 
 from __future__ import annotations
@@ -130,6 +131,17 @@ def nmon_many_sections(folder: Path, scale: float) -> Path:
     return path
 
 
+def nmon_many_wide_headers(folder: Path, scale: float) -> Path:
+    """50 sections, each a header of 9,000 names over 3,000 rows of one value."""
+    path = folder / "many_wide_headers.nmon"
+    n = max(2, int(50 * scale))
+    names = b",".join(b"c%d" % i for i in range(9_000))
+    rows = b"".join(b"ZZZZ,T%05d,00:00:01,04-MAR-2024\n" % t + b"".join(b"S%03d,T%05d,1\n" % (s, t) for s in range(n))
+                    for t in range(1, 3_001))
+    path.write_bytes(NMON_HEAD + b"".join(b"S%03d,Header %d,%s\n" % (s, s, names) for s in range(n)) + rows)
+    return path
+
+
 def fifo(folder: Path, scale: float) -> Path:
     d = folder / "with_fifo"
     d.mkdir()
@@ -140,7 +152,8 @@ def fifo(folder: Path, scale: float) -> Path:
 
 SHAPES = {"zip-gz": zip_gz, "nmon-gz": nmon_gz, "tgz-100k": tgz_members, "line-1mb": line_1mb, "fifo": fifo,
           "nmon-row-1mb": nmon_row_1mb, "nmon-header-cells": nmon_header_cells,
-          "nmon-header-every-row": nmon_header_every_row, "nmon-many-sections": nmon_many_sections}
+          "nmon-header-every-row": nmon_header_every_row, "nmon-many-sections": nmon_many_sections,
+          "nmon-many-wide-headers": nmon_many_wide_headers}
 
 _CHILD = """
 import resource, subprocess, sys, time

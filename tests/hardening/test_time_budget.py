@@ -305,3 +305,22 @@ def test_nmon_wide_section_whose_devices_change_stays_whole(nmon_path: str, monk
     text = f"AAA,host,aixbig\nDISKBUSY,Disk %Busy aixbig,{first}\n" + "".join(rows)
     t = read_nmon(text.encode()).tables["DISKBUSY"]
     assert t.values.shape == (2000, 302) and t.columns[-1] == "hdisk301"
+
+
+def test_nmon_many_sections_naming_columns_no_row_fills(nmon_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The budget of unfilled values is the recording's, not each section's: 50 sections, each a header
+    of 9,000 names over 3,000 one-value rows (5 MB), would hold 11 GB of NaN (5 of them took 1.1 GB).
+    Here 300 times smaller."""
+    from lparscope.nmon import read_nmon
+    from lparscope.nmon import state
+
+    monkeypatch.setattr(state, "CELL_BUDGET", 100_000)
+    names = ",".join(f"c{i}" for i in range(300))
+    text = ("AAA,host,aixbomb\n" + "".join(f"S{s},Header {s},{names}\n" for s in range(5))
+            + "".join(f"ZZZZ,T{t:04d},00:00:01,04-MAR-2024\n" + "".join(f"S{s},T{t:04d},1\n" for s in range(5))
+                      for t in range(1, 201)))
+    rec = read_nmon(text.encode())
+    # the first header's 200 x 299 unfilled values fit the budget; the others do not, each said on its line
+    assert [rec.tables[f"S{s}"].values.shape for s in range(5)] == [(200, 300)] + [(200, 1)] * 4
+    cut = [line for line, m in rec.warnings if "only the columns the rows carry are kept" in m]
+    assert cut == [3, 4, 5, 6]

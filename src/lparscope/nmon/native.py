@@ -96,8 +96,8 @@ def read_into(r: "Routing", src: "Source") -> None:
         sec.line_parts = [lines]
         sec.snap_parts = [s["snaps"]]
         sec.row_fields = nfields
-        r.layout(sec, int(nfields.max()))
         secs.append(sec)
+    r.layouts([(sec, int(sec.row_fields.max())) for sec in secs])
     results = scan.values([(sec.value_fields, sec.text_fields) for sec in secs])
     del scan
     for sec, (values, text, bad, count) in zip(secs, results):

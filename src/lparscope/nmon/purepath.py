@@ -105,10 +105,10 @@ class PurePasses(Routing):
 
     # --- between the passes: allocate ------------------------------------------------------
     def allocate(self) -> None:
+        self.layouts([(sec, max((p.nfields[sec.sid] for p in self.plans if sec.sid in p.nfields), default=2))
+                      for sec in self.by_id])
         for sec in self.by_id:
             self.on_time()
-            counts = [p.nfields[sec.sid] for p in self.plans if sec.sid in p.nfields]
-            self.layout(sec, max(counts, default=2))
             sec.values = np.empty((sec.rows, sec.width), np.float64, order="F")
             sec.text = {f: np.full(sec.rows, "", dtype=object) for f in sec.text_fields}
             sec.row_fields = np.empty(sec.rows, np.int32)

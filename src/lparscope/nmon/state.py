@@ -22,8 +22,10 @@ WARN_CAP = 20  # warnings of one kind per section before they are only counted
 # disk sections into groups); a line of more is damage, and reading it field by field would cost
 # seconds and gigabytes (a 1 MB line of commas): such a data row is not read, a header is cut here.
 MAX_FIELDS = 10_000
-# Values one section may hold (8 bytes each) when its header names more columns than its rows carry:
-# a damaged header of 10,000 names over a long recording's 45,000 rows would be 3.6 GB of NaN.
+# Values (8 bytes each) one recording may hold beyond those its rows carry, all sections together:
+# columns a header names that no row fills, and columns merged from a section's changing headers.
+# A damaged header of 10,000 names over a long recording's 45,000 rows would be 3.6 GB of NaN; a
+# 5 MB file of 50 sections, each a header of 9,000 names over 3,000 rows, 11 GB.
 CELL_BUDGET = 32_000_000
 # Distinct sections (tags) one recording may have. Real ones have tens to a few hundred (the disk
 # sections come in groups of 150 disks); each costs a table: 400,000 one-row sections in 9 MB took
@@ -100,6 +102,7 @@ class ReaderState:
         self.crlf_warned = False
         self.tail_rows: list[tuple[int, int, int, list[str]]] = []
         self.deadline: float | None = None  # time.monotonic() past which the read stops (ReadTooLong)
+        self.padding_left = CELL_BUDGET  # values left for columns no row fills (all sections)
 
     def on_time(self) -> None:
         """Raise ReadTooLong past the deadline. Checked in the reader's own loops (per section, per
@@ -127,14 +130,26 @@ class ReaderState:
 
     _ends_clean = True  # False when the file's last line has no line end
 
+    def layouts(self, wanted: list[tuple[Section, int]]) -> None:
+        """:meth:`layout` of each (section, fields of its rows), in file order: the sections share the
+        recording's budget of unfilled values, and both reader paths spend it alike."""
+        for sec, nf in sorted(wanted, key=lambda x: min(x[0].first_line or 1 << 62, x[0].first_row or 1 << 62)):
+            self.on_time()
+            self.layout(sec, nf)
+
     def layout(self, sec: Section, nf: int) -> None:
         """Value and text fields of a section whose rows have (up to) ``nf`` fields."""
         hdr = sec.headers[-1].fields if sec.headers else []
-        if sec.rows and len(hdr) > nf and sec.rows * len(hdr) > CELL_BUDGET:
+        # Columns the header names past the first row's fields are NaN in every such row (the first
+        # row: the same on both reader paths, whatever each has seen of the others at this point).
+        unfilled = sec.rows * (len(hdr) - sec.first_nf) if sec.rows and len(hdr) > sec.first_nf else 0
+        if unfilled > self.padding_left:
             self.warn(sec.headers[-1].line, f"{sec.name}: the header names {len(hdr) - 2:,} columns for {sec.rows:,} "
-                                            f"rows (over {CELL_BUDGET:,} values): only the columns the rows carry are kept",
+                                            f"rows, more than they carry and than the recording's budget of "
+                                            f"{CELL_BUDGET:,} unfilled values allows: only the columns the rows carry are kept",
                       kind=f"cells:{sec.name}")
         else:
+            self.padding_left -= unfilled
             nf = max(nf, len(hdr)) if sec.rows else nf
         if sec.top:
             names = [h.lower() for h in hdr]

@@ -66,10 +66,10 @@ class Tables(ReaderState):
         starts = np.searchsorted(rows_epoch, used, side="left").tolist()
         ends = np.searchsorted(rows_epoch, used, side="right").tolist()
         dropped, dropped_at = 0, 0
-        # At most MAX_FIELDS columns, and values within the budget or twice what the rows already hold
-        # (a long recording of a wide section whose devices change stays whole; a header renamed on
-        # every row does not multiply the table).
-        most = min(limits.MAX_FIELDS, max(limits.CELL_BUDGET // max(sec.rows, 1), 2 * sec.width))
+        # At most MAX_FIELDS columns, and values within what is left of the recording's budget or twice
+        # what the rows already hold (a long recording of a wide section whose devices change stays
+        # whole; a header renamed on every row does not multiply the table, nor do many such sections).
+        most = min(limits.MAX_FIELDS, max(self.padding_left // max(sec.rows, 1), 2 * sec.width))
         for e, lo, hi in zip(used, starts, ends):
             maxw = int(widths[lo:hi].max()) if hi > lo else 0
             src, dst = [], []
@@ -92,6 +92,7 @@ class Tables(ReaderState):
         if dropped:
             self.warn(dropped_at, f"{sec.name}: {dropped:,} more columns named by header lines from here on are not kept "
                                   f"(the table holds {len(merged):,}, the most one section may)", kind=f"cells:{sec.name}")
+        self.padding_left -= min(self.padding_left, sec.rows * max(0, len(merged) - 2 * sec.width))
         out = np.full((sec.rows, len(merged)), np.nan)
         for lo, hi, src, dst in plan:
             if src and hi > lo:
