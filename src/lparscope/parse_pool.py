@@ -70,7 +70,7 @@ def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
     if len(text) > PROBE_BYTES and not any(s.kind for s in split_and_classify(text[:PROBE_BYTES], registry)):
         return Prepared(skip=f"large file ({len(text) // 1024} KB) with no supported command output "
                              f"in its first {PROBE_BYTES // 1024} KB; not read further", skip_folder=True)
-    packed = zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
+    packed = pack(text)
     try:
         segments, hint, shift = classify_with_hint(text, display, registry)
     except Exception as exc:
@@ -86,6 +86,11 @@ def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
                 error = f"internal error in the {seg.kind} parser: {describe(exc)}"
         results.append((seg, parsed, error))
     return Prepared(segments=segments, hint=hint, shift=shift, results=results, packed=packed)
+
+
+def pack(text: str) -> bytes:
+    """A file's text as it is kept for excerpts: compressed (``pipeline.text_of`` reads it back)."""
+    return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
 
 
 _REGISTRY: dict | None = None
@@ -122,12 +127,14 @@ def prepared_inputs(items: Iterable[InputFile | InputProblem], workers: int | No
     n = workers_wanted(workers)
     it = iter(items)
     head: list[InputFile | InputProblem] = []
+    texts_ahead = 0
     if n > 1:  # look ahead: is there enough text to share out?
         for item in it:
             head.append(item)
-            if sum(_pooled(x) for x in head) >= MIN_FILES:
+            texts_ahead += _pooled(item)
+            if texts_ahead >= MIN_FILES:
                 break
-    if n <= 1 or sum(_pooled(x) for x in head) < MIN_FILES:
+    if n <= 1 or texts_ahead < MIN_FILES:
         for item in [*head, *it]:
             yield item, None
         return

@@ -9,7 +9,7 @@ from datetime import time
 from typing import Any
 from pathlib import PurePath
 
-from .parse_pool import Prepared, prepare, prepared_inputs
+from .parse_pool import Prepared, pack, prepare, prepared_inputs
 from .pipeline_guard import describe, file_seconds
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
 from .model import build
@@ -113,7 +113,7 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder if pre.skip_folder else "", "unrecognised",
                                          pre.skip))
         return
-    texts[f.display] = pre.packed or zlib.compress(f.text.encode("utf-8", "surrogatepass"), 1)
+    texts[f.display] = pre.packed or pack(f.text)
     if pre.cut_error:
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder, "unrecognised",
                                          f"internal error while cutting it into command outputs: {pre.cut_error}",
