@@ -110,14 +110,17 @@ class Tables(ReaderState):
         columns, values = self._columns(sec, epoch)
         text = {(sec.headers[-1].fields[f] if sec.headers and f < len(sec.headers[-1].fields) else f"col{f - 1}"): arr
                 for f, arr in sec.text.items()}
+        # the usual section: a row per snapshot, in order (snap_keys are sorted and distinct)
+        usual = len(snaps) == len(snap_keys) and np.array_equal(snaps, snap_keys)
         if sec.top:
             columns = [c.lstrip("+") for c in columns]
-        elif len(snaps) > 1 and not bool((np.diff(snaps) > 0).all()):
+        elif not usual and len(snaps) > 1 and not bool((np.diff(snaps) > 0).all()):
             keep = self._dedupe_rows(sec, lines, snaps)
             lines, snaps, values = lines[keep], snaps[keep], values[keep]
             text = {k: v[keep] for k, v in text.items()}
-        if len(snaps) == len(snap_keys) and np.array_equal(snaps, snap_keys):
-            snaps, times = snap_keys, snap_vals  # a row per snapshot, in order (the usual section)
+            usual = len(snaps) == len(snap_keys) and np.array_equal(snaps, snap_keys)
+        if usual:
+            snaps, times = snap_keys, snap_vals
         elif len(snaps) and len(snap_keys):
             idx = _positions(snap_keys, snaps)
             found = snap_keys[idx] == snaps
