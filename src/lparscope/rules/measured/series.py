@@ -7,6 +7,7 @@ lparscope.sizing.series_checks and cites the section rows where the condition he
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -28,9 +29,9 @@ def _col(table: Any, name: str) -> np.ndarray | None:
 
 
 def _rows(host: Host, table: Any, indexes: Any, limit: int = 2) -> list[Evidence]:
-    lines = [int(x) for x in getattr(table, "lines", [])]
-    return [Evidence(host.nmon_path or "?", lines[i], f"{table.name} row {i + 1}")
-            for i in list(indexes)[:limit] if 0 <= i < len(lines)]
+    lines = getattr(table, "lines", [])  # one per row: only the cited ones are read
+    return [Evidence(host.nmon_path or "?", int(lines[i]), f"{table.name} row {i + 1}")
+            for i in islice(indexes, limit) if 0 <= i < len(lines)]
 
 
 def _lcpu(host: Host) -> float | None:
