@@ -29,6 +29,7 @@ class Analysis:
     problems: list[str] = field(default_factory=list)  # rules or stages that failed
     plan: Any = None  # lparscope.plan.Plan: the findings' changes merged, checked and ordered
     internal: list[str] = field(default_factory=list)  # unexpected errors (bugs): inputs, stages, rules
+    traces: Any = None  # simulate.traces.FrameTrace list the plan was replayed on (empty: not built)
 
     def __post_init__(self) -> None:
         if not self.internal:
@@ -298,11 +299,14 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
         _with_excerpts(findings, texts)
     except Exception as exc:
         problems.append(f"internal error while adding excerpts to the evidence: {describe(exc)}")
-    return Analysis(estate, findings, problems, plan_for(estate, findings, problems))
+    traces: list[Any] = []
+    plan = plan_for(estate, findings, problems, traces)
+    return Analysis(estate, findings, problems, plan, traces=traces)
 
 
-def plan_for(estate: Estate, findings: list[Finding], problems: list[str]) -> Any:
-    """The plan stage; a failure there is reported as a problem, never ends the run."""
+def plan_for(estate: Estate, findings: list[Finding], problems: list[str], traces: list[Any] | None = None) -> Any:
+    """The plan stage; a failure there is reported as a problem, never ends the run. ``traces``, when
+    given, receives the frames' measured traces the plan was replayed on (the what-if report reuses them)."""
     from .plan import build_plan
 
     try:
@@ -312,7 +316,11 @@ def plan_for(estate: Estate, findings: list[Finding], problems: list[str]) -> An
         return None
     try:  # prove the plan on the measured traces: a step that starves another partition is a check
         from .simulate.plan_bridge import flag_plan
-        flag_plan(estate, plan)
+        from .simulate.traces import estate_traces
+        built = estate_traces(estate)
+        if traces is not None:
+            traces[:] = built
+        flag_plan(estate, plan, traces=built)
     except Exception as exc:
         problems.append(f"what-if replay of the plan failed: {type(exc).__name__}: {exc}")
     try:  # every finding shows the plan's target for the settings it touches, not its own

@@ -155,7 +155,7 @@ def analysis_whatif(analysis: Any) -> tuple[dict[str, Any] | None, list[Any]]:
     from .simulate.scenario import replay_estate
     from .simulate.traces import estate_traces
 
-    traces = estate_traces(analysis.estate)
+    traces = getattr(analysis, "traces", None) or estate_traces(analysis.estate)  # built once, by the plan's replay
     ame = estate_ame(analysis.estate)
     if not traces and not ame:
         return None, []

@@ -90,14 +90,16 @@ def step_effects(tr: FrameTrace, staged: list[tuple[int | None, Change]],
     return out
 
 
-def flag_plan(estate: Estate, plan: Any, censored_extra: float = CENSORED_EXTRA) -> list[dict[str, Any]]:
-    """Replay the plan's steps on every frame with traces; add a check to the plan for each step
-    that starves a partition it does not touch. Returns every step's effect."""
+def flag_plan(estate: Estate, plan: Any, censored_extra: float = CENSORED_EXTRA,
+              traces: list[FrameTrace] | None = None) -> list[dict[str, Any]]:
+    """Replay the plan's steps on every frame with traces (``traces``: the estate's, when already
+    built); add a check to the plan for each step that starves a partition it does not touch.
+    Returns every step's effect."""
     if plan is None or not getattr(plan, "changes", None):
         return []
     effects: list[dict[str, Any]] = []
     by_frame = changes_by_frame(plan)
-    for tr in estate_traces(estate):
+    for tr in estate_traces(estate) if traces is None else traces:
         staged = plan_changes(plan, tr, by_frame)
         if not staged:
             continue
