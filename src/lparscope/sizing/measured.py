@@ -23,6 +23,7 @@ import numpy as np
 from ..model.estate import Estate, Host
 from ..model.frame import FramePartition
 from .cpu import Sizing, size_partition
+from .measured_use import datetime64_of
 
 #: fewest HMC utilisation samples a sizing is made from (fewer: the host's own series, if any)
 MIN_HMC_SAMPLES = 12
@@ -74,9 +75,9 @@ def _hmc_sizing(host: Host, fp: FramePartition, peak: tuple[time, time] | None) 
     samples = [u for u in fp.use if u.time is not None]
     if len(samples) < MIN_HMC_SAMPLES:
         return None
-    stamps = [u.time.replace(tzinfo=None) if hasattr(u.time, "tzinfo") else u.time for u in samples]
+    stamps = [u.time.replace(tzinfo=None) if getattr(u.time, "tzinfo", None) is not None else u.time for u in samples]
     if all(type(t) is datetime for t in stamps):  # the usual case: converted in one call
-        times = np.array(stamps, dtype="datetime64[s]")
+        times = datetime64_of(stamps)
     else:
         times = np.array([np.datetime64(t, "s") for t in stamps])
     physc = np.array([u.physc for u in samples], dtype=float)
