@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from datetime import time
 
 import numpy as np
@@ -177,3 +178,18 @@ def test_parse_peak_and_to_dict() -> None:
     import json
     json.dumps(d)
     assert d["peak_window"] == ["08:00", "18:30"] and d["recommended_vp"] == 36
+
+
+def test_running_median3_is_nanmedian_of_each_point_and_its_neighbours() -> None:
+    from lparscope.sizing.cpu import _running_median3
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 4, 96, 288):
+        for _ in range(100):
+            v = rng.random(n) * 10
+            v[rng.random(n) < rng.random()] = np.nan
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # all-NaN slices
+                want = np.array([np.nanmedian([v[i - 1], v[i], v[(i + 1) % n]]) if not np.isnan(v[i]) else np.nan
+                                 for i in range(n)])
+            assert np.array_equal(_running_median3(v), want, equal_nan=True)

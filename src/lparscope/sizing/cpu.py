@@ -186,13 +186,13 @@ def _clock(seconds: int) -> time:
 
 
 def _running_median3(values: np.ndarray) -> np.ndarray:
-    """3-point running median, circular, ignoring NaN neighbours."""
-    stack = np.vstack([np.roll(values, 1), values, np.roll(values, -1)])
-    out = values.copy()
-    ok = ~np.isnan(values)
+    """3-point running median, circular, ignoring NaN neighbours (the median of two is their mean),
+    as ``np.nanmedian`` over the three gives it, without its masked-array path (0.5 ms a call)."""
+    ordered = np.sort(np.vstack([np.roll(values, 1), values, np.roll(values, -1)]), axis=0)  # NaN last
+    known = (~np.isnan(ordered)).sum(axis=0)
     with np.errstate(all="ignore"):
-        out[ok] = np.nanmedian(stack[:, ok], axis=0)
-    return out
+        med = np.where(known == 3, ordered[1], np.where(known == 2, (ordered[0] + ordered[1]) / 2, ordered[0]))
+    return np.where(np.isnan(values), values, med)
 
 
 def detect_peak(times: np.ndarray, physc: np.ndarray) -> tuple[tuple[time, time] | None, PeakSource]:
