@@ -28,17 +28,18 @@ def datetime64_of(stamps: list[datetime]) -> np.ndarray:
     numpy converts a datetime object in ~1.7 us, and every partition of a frame is sampled at the
     same times (lslparutil), so each naive whole-second time is worked out once here."""
     memo = _SECONDS
+    try:  # an aware time never equals a naive one: it is never found
+        return np.fromiter(map(memo.__getitem__, stamps), np.int64, len(stamps)).view("datetime64[s]")
+    except (KeyError, TypeError):
+        pass
     if len(memo) > 1 << 20:
         memo.clear()
-    out = np.empty(len(stamps), np.int64)
-    for i, d in enumerate(stamps):
-        s = memo.get(d) if type(d) is datetime and d.tzinfo is None else None
-        if s is None:
-            if type(d) is not datetime or d.tzinfo is not None or d.microsecond:
-                return np.array(stamps, dtype="datetime64[s]")  # aware, fractional or not a datetime: numpy's way
-            s = memo[d] = (d.toordinal() - _EPOCH_DAY) * 86400 + d.hour * 3600 + d.minute * 60 + d.second
-        out[i] = s
-    return out.view("datetime64[s]")
+    for d in stamps:
+        if type(d) is not datetime or d.tzinfo is not None or d.microsecond:
+            return np.array(stamps, dtype="datetime64[s]")  # aware, fractional or not a datetime: numpy's way
+        if d not in memo:
+            memo[d] = (d.toordinal() - _EPOCH_DAY) * 86400 + d.hour * 3600 + d.minute * 60 + d.second
+    return np.fromiter(map(memo.__getitem__, stamps), np.int64, len(stamps)).view("datetime64[s]")
 
 
 def nmon_trace(estate: Estate, p: FramePartition) -> Trace | None:
