@@ -12,7 +12,6 @@ shape: one ``host:`` line per partition followed by indented ``key: value`` line
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from dataclasses import dataclass
@@ -135,7 +134,7 @@ def apply(settings: FrameSettings, changes: list[Change]) -> tuple[FrameSettings
     Returns the new settings, the changes used and notes (memory changes do not move the
     processor replay; they are checked by the consolidation planner).
     """
-    new = copy.deepcopy(settings)
+    new = settings.copy()
     by_name = {p.name.lower(): p for p in new.partitions}
     used: list[Change] = []
     notes: list[str] = []

@@ -28,6 +28,7 @@ where ``capacity = physical shared pool + donated idle of dedicated partitions``
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -71,6 +72,11 @@ class FrameSettings:
     cores: float  # physical shared pool: the frame's cores minus dedicated partitions' processors
     partitions: list[PartitionSettings]
     pools: dict[int, PoolSettings] = field(default_factory=dict)
+
+    def copy(self) -> FrameSettings:
+        """Settings to change without touching these (every field below is a number, a flag or text)."""
+        return FrameSettings(self.cores, [copy.copy(p) for p in self.partitions],
+                             {k: copy.copy(v) for k, v in self.pools.items()})
 
     def problems(self) -> list[str]:
         """Settings the HMC would refuse (the replay still runs, but says so)."""
