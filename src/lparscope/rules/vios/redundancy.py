@@ -77,11 +77,16 @@ def client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[A
 def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
     vios = sorted(estate.vios, key=lambda h: h.name)
     per = {h.name: served(h) for h in vios}
+    by_id: dict[str, dict[Any, list[tuple[str, Client]]]] = {"vSCSI": {}, "NPIV": {}}  # client id -> (VIOS, client)
     for h in vios:
         for proto, clients in per[h.name].items():
-            others = [o for o in vios if o is not h and (o.vscsi_mappings if proto == "vSCSI" else o.npiv_mappings)]
+            for c in clients:
+                by_id[proto].setdefault(c[1], []).append((h.name, c))
+    mapping = {"vSCSI": {h.name for h in vios if h.vscsi_mappings}, "NPIV": {h.name for h in vios if h.npiv_mappings}}
+    for h in vios:
+        for proto, clients in per[h.name].items():
             alone = {c: ms for c, ms in clients.items()
-                     if not any(_same_frame(c, oc) for o in others for oc in per[o.name][proto])
+                     if not any(name != h.name and _same_frame(c, oc) for name, oc in by_id[proto].get(c[1], ()))
                      and not (proto == "NPIV" and len(ms) > 1)}  # several adapters: STO-NPIV-NO-REDUNDANCY, per client
             if not alone:
                 continue
@@ -89,7 +94,7 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
             maps = [m for ms in alone.values() for m in ms]
             names = client_names(estate, h, sorted(alone, key=lambda c: (c[0] or '', c[1])), maps)
             who = ", ".join(f"{i} ({names[i]})" if i in names else str(i) for i in ids)
-            known = bool(others)
+            known = any(n != h.name for n in mapping[proto])  # another VIOS's lsmap output of this protocol is in the data
             note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output is in the data: "
                     "add the partner VIOS's output to confirm.")
             if proto == "vSCSI":
