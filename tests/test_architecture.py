@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "lparscope"
 # Lowest first. A package may import a package of a lower layer, never one of its own layer
 # (other than itself) or a higher one. docs/architecture.md explains each layer.
 LAYERS: list[set[str]] = [
-    {"__init__", "numbers", "pipeline_guard"},  # the version; leaf helpers (finite numbers, failure guards)
+    {"__init__", "numbers", "pipeline_guard", "heap"},  # the version; leaf helpers (finite numbers, failure guards, the GC)
     {"nmon", "collect"},            # nmon recordings as tables; the collector scripts (no analysis)
     {"sources"},                    # one parser per input kind: text -> records
     {"input_items"},                # what reading inputs yields (limits, input file, problem), shared by its two halves

@@ -18,7 +18,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from . import __version__
+from . import __version__, heap
 from .report.fixscript import render_fix_scripts
 from .report.json_report import build_report, write_json
 from .pipeline_guard import describe, guarded_charts
@@ -127,6 +127,7 @@ def _write(path: Path, make, err: Console, internal: list[str] | None = None) ->
 
 
 @app.command()
+@heap.run  # the model lives to the end of the command: the collector stops re-scanning it
 def analyze(
     paths: list[str] = typer.Argument(..., help="Files, folders or .tar/.tgz/.zip bundles of command outputs."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1)."),
@@ -184,6 +185,7 @@ def analyze(
         with _progress(err) as step:
             analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
         report = build_report(analysis)
+        heap.settle()
     except Exception as exc:  # a bug outside any one input: say so, no traceback
         err.print(f"[red]internal error:[/] {describe(exc)}", highlight=False)
         raise typer.Exit(EXIT_INTERNAL)

@@ -21,5 +21,7 @@ def main() -> None:
         print(__version__)  # as cli.version
         return
     from .cli import main as cli_main
+    from .heap import ends_with_run
 
+    ends_with_run()
     cli_main()

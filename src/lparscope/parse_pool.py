@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
+from . import heap
 from .inputs import InputFile, InputProblem
 from .pipeline_guard import TimeBudgetExceeded, describe, file_seconds, time_budget
 from .sources import parsers
@@ -139,6 +140,7 @@ def prepared_inputs(items: Iterable[InputFile | InputProblem], workers: int | No
             yield item, None
         return
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    heap.settle()  # forked workers neither re-scan nor copy (by writing GC headers) what they inherit
     with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
         yield from _windowed(pool, _batches([*head], it), n * WINDOW)
 

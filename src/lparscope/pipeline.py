@@ -9,6 +9,7 @@ from datetime import time
 from typing import Any
 from pathlib import PurePath
 
+from . import heap
 from .parse_pool import Prepared, pack, prepare, prepared_inputs
 from .pipeline_guard import describe, file_seconds
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
@@ -75,7 +76,9 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
     items: Iterable[InputFile | InputProblem] = (
         [*collected.files, *collected.problems] if isinstance(collected, Collected) else collected)
     problems: list[InputProblem] = []
-    for f, pre in prepared_inputs(items, workers):  # text files parsed on every core, folded in here in order
+    for n, (f, pre) in enumerate(prepared_inputs(items, workers), start=1):  # parsed on every core, folded here in order
+        if not n % 64:
+            heap.settle()  # the model read so far lives to the end of the run
         if isinstance(f, InputProblem):
             problems.append(f)
             continue
@@ -284,24 +287,27 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
     nmon recordings were taken in (they carry none); ``progress`` is called with each file's name.
     """
     cfg = cfg or Config()
-    estate, texts = read_estate(iter_inputs(paths, limits), tz=tz, progress=progress, workers=workers)
-    problems: list[str] = []
-    try:
-        size_estate(estate, peak)
-    except Exception as exc:
-        problems.append(f"internal error while sizing from measured use: {describe(exc)}")
-    try:
-        findings, rule_problems = run(estate, cfg)
-    except Exception as exc:
-        findings, rule_problems = [], [f"internal error while running the rules: {describe(exc)}"]
-    problems += rule_problems
-    try:
-        _with_excerpts(findings, texts)
-    except Exception as exc:
-        problems.append(f"internal error while adding excerpts to the evidence: {describe(exc)}")
-    traces: list[Any] = []
-    plan = plan_for(estate, findings, problems, traces)
-    return Analysis(estate, findings, problems, plan, traces=traces)
+    with heap.long_lived():
+        estate, texts = read_estate(iter_inputs(paths, limits), tz=tz, progress=progress, workers=workers)
+        heap.settle()
+        problems: list[str] = []
+        try:
+            size_estate(estate, peak)
+        except Exception as exc:
+            problems.append(f"internal error while sizing from measured use: {describe(exc)}")
+        try:
+            findings, rule_problems = run(estate, cfg)
+        except Exception as exc:
+            findings, rule_problems = [], [f"internal error while running the rules: {describe(exc)}"]
+        problems += rule_problems
+        heap.settle()
+        try:
+            _with_excerpts(findings, texts)
+        except Exception as exc:
+            problems.append(f"internal error while adding excerpts to the evidence: {describe(exc)}")
+        traces: list[Any] = []
+        plan = plan_for(estate, findings, problems, traces)
+        return Analysis(estate, findings, problems, plan, traces=traces)
 
 
 def plan_for(estate: Estate, findings: list[Finding], problems: list[str], traces: list[Any] | None = None) -> Any:
