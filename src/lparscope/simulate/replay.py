@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..sizing.quantiles import percentiles
 from .changes import Change
 from .pool import FrameSettings, Replay, simulate
 from .traces import CENSORED_EXTRA, FrameTrace
@@ -47,7 +48,7 @@ def partition_summary(r: Replay, demand: np.ndarray, i: int, trace: FrameTrace) 
         "starved_minutes": round(int(st.sum()) * trace.step_s / 60.0, 1),
         "starved_censored": int((st & trace.censored[i]).sum()),
         "unmet_core_hours": _r(u.sum() * trace.step_s / 3600.0),
-        "p95_unmet": _r(np.percentile(u, 95)) if u.size else 0.0,
+        "p95_unmet": _r(percentiles(u, (95,))[0]) if u.size else 0.0,
         "worst_unmet": _r(u[worst]) if u.size else 0.0,
         "worst_at": str(trace.times[worst]) if u.size and u[worst] > 0 else None,
         "mean_granted": _r(r.granted[i].mean()) if u.size else 0.0,
@@ -63,12 +64,12 @@ def pool_summary(r: Replay, s: FrameSettings) -> dict[str, Any]:
         out[str(pid)] = {"entitled": _r(ent), "max_units": pl.max_units if pl else None,
                          "reserved_units": pl.reserved_units if pl else 0.0,
                          "peak_use": _r(use.max()) if use.size else 0.0,
-                         "p95_use": _r(np.percentile(use, 95)) if use.size else 0.0}
+                         "p95_use": _r(percentiles(use, (95,))[0]) if use.size else 0.0}
     cap = r.capacity
     out["physical"] = {"cores": _r(cap.min()) if cap.size else 0.0,
                        "entitled": _r(sum(p.ec for p in s.partitions if not p.dedicated)),
                        "min_idle": _r(r.idle.min()) if r.idle.size else 0.0,
-                       "p05_idle": _r(np.percentile(r.idle, 5)) if r.idle.size else 0.0,
+                       "p05_idle": _r(percentiles(r.idle, (5,))[0]) if r.idle.size else 0.0,
                        "intervals_without_idle": int((r.idle <= STARVED_CORES).sum())}
     return out
 

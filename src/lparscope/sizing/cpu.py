@@ -43,6 +43,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .quantiles import percentiles
+
 SOURCE_LPAR = "000_31a80e54567cd02b.txt §3.1 (Table 3-1, Figure 3-1)"
 SOURCE_VIOS = "000_31a80e54567cd02b.txt §3.5.1 (Table 3-9)"
 
@@ -77,7 +79,7 @@ class Stats:
     def of(cls, values: np.ndarray) -> "Stats":
         if values.size == 0:
             return cls(0, None, None, None, None, None)
-        p90, p95, p99 = (float(v) for v in np.percentile(values, [90, 95, 99]))
+        p90, p95, p99 = percentiles(values, (90, 95, 99))
         return cls(int(values.size), float(values.mean()), float(values.max()), p90, p95, p99)
 
 
@@ -214,7 +216,7 @@ def detect_peak(times: np.ndarray, physc: np.ndarray) -> tuple[tuple[time, time]
         return None, "whole"
     smooth = _running_median3(profile)
     valid = smooth[~np.isnan(smooth)]
-    quiet, busy = (float(v) for v in np.percentile(valid, [10, 90]))
+    quiet, busy = percentiles(valid, (10, 90))
     if busy <= 0 or (busy - quiet) < FLAT_RATIO * busy:
         return None, "flat"
     level = quiet + 0.5 * (busy - quiet)
