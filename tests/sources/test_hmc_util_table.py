@@ -89,3 +89,17 @@ def test_frame_use_from_two_files_in_time_order():
     assert [x.time.minute for x in use] == [5, 10, 15, 20, 25]
     assert [x.physc for x in use] == [0.107] * 5  # (100 + 7) cycles per 1000
     assert [(e.path, e.line) for e in (x.evidence for x in use)][:3] == [("b.txt", 4), ("b.txt", 6), ("a.txt", 2)]
+
+
+def test_frame_use_from_one_listing_cites_each_sample_line():
+    """The usual case (one file, a row per line) takes the short way: same samples, same evidence."""
+    from lparscope.model.build import apply
+    from lparscope.model.estate import Estate
+    from lparscope.model.frame_build import build_frames
+
+    estate = Estate()
+    apply(estate.host("hmc1"), "lslparutil", u.parse(HEAD + "\n".join(_rows(6)) + "\n"), "c.txt", 10)
+    use = build_frames(estate)["f1"].partitions["aix1"].use
+    assert [x.physc for x in use] == [0.107] * 5
+    assert [(e.path, e.line, e.excerpt) for e in (x.evidence for x in use)] == [
+        ("c.txt", 10 + line, "capped_cycles") for line in (4, 6, 8, 10, 12)]

@@ -132,10 +132,22 @@ def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> list[UseSample]:
         # time_cycles is counted descending by lslparutil (newest first): take the absolute interval
         physc = np.abs(u1 - u0) / np.abs(t1 - t0)
     out: list[UseSample] = []
+    valid = np.flatnonzero(ok)
+    used_at = physc[valid].tolist()
+    first = rows[0][0]
+    if all(it is first for it, _ in rows) and not first.rec.field_lines:
+        # One table, each row on its line (the usual listing): every sample counted has its used
+        # cycles, so its evidence is its row's line (what _sample_where gives, without its lookups).
+        where = Evidence(first.src.path, 0, used_key[0])
+        times, lines, offset = first.rec.time, first.rec.line, first.src.offset
+        for j, v in zip(valid.tolist(), used_at):
+            row = rows[j + 1][1]
+            out.append(UseSample(times[row], round(v, 3), where, offset + int(lines[row])))
+        return out
     shared: dict[tuple[int, str], Evidence] = {}
-    for j in np.flatnonzero(ok).tolist():
+    for j, v in zip(valid.tolist(), used_at):
         it, row = rows[j + 1]
         where, line = _sample_where(it, row, used_key[0], shared)
-        out.append(UseSample(it.rec.time[row], round(float(physc[j]), 3), where, line))
+        out.append(UseSample(it.rec.time[row], round(v, 3), where, line))
     return out
 
