@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 from lparscope import parse_pool
+from lparscope.inputs import InputFile
 from lparscope.pipeline import analyze
 from lparscope.report.json_report import build_report
 
@@ -72,7 +73,7 @@ def test_a_file_that_fails_in_a_batch_is_its_own_problem(monkeypatch) -> None:  
         return real(display, text, registry)
 
     monkeypatch.setattr(parse_pool, "prepare", prepare)
-    got = parse_pool._prepare_batch([("good", "hello\n"), ("bad", "x\n"), ("also", "hello\n")])
+    got = parse_pool._prepare_batch([InputFile(d, t, "") for d, t in (("good", "hello\n"), ("bad", "x\n"), ("also", "hello\n"))])
     assert [bool(p.cut_error) for p in got] == [False, True, False]
     assert "boom" in got[1].cut_error
 
@@ -85,7 +86,7 @@ def test_a_worker_that_ends_loses_no_input(tmp_path: Path, monkeypatch) -> None:
     real = parse_pool._prepare_batch
 
     def dies_on_lsattr(files):  # type: ignore[no-untyped-def]
-        if any("lsattr" in display for display, _ in files):
+        if any("lsattr" in f.display for f in files):
             os._exit(1)
         return real(files)
 

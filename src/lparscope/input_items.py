@@ -34,6 +34,14 @@ class InputFile:
     folder: str  # name of the folder it sits in ("" at the top of what was given)
     # nmon recordings are large and have their own reader: they travel as a path or bytes, not text.
     nmon: Path | bytes | None = None
+    # A large plain text file (its head checked: not compressed, a bundle, UTF-16 or binary) is listed
+    # without being read: (path, bytes) read where it is parsed (a worker), by read_deferred.
+    deferred: tuple[Path, int] | None = None
+
+    @property
+    def size(self) -> int:
+        """Characters of text (bytes of a deferred file)."""
+        return self.deferred[1] if self.deferred is not None else len(self.text)
 
 
 @dataclass
@@ -67,3 +75,44 @@ def _safe_member_name(name: str) -> str | None:
 def _member_folder(member: str, bundle_display: str) -> str:
     parent = PurePosixPath(member).parent.name
     return parent or Path(bundle_display.split("!")[-1]).name.split(".")[0]
+
+
+def decode_text(data: bytes) -> str | None:
+    """Text of a file, or None when it looks binary."""
+    if b"\x00" in data[:8192]:
+        return None
+    try:
+        return data.decode("utf-8-sig")  # a UTF-8 byte order mark is not text
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def utf16_codec(data: bytes) -> str | None:
+    """The codec of UTF-16 text (a Windows redirect, with or without a byte order mark), told from
+    its first 4 KB; None for other data."""
+    head = data[:4096]
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    if len(head) >= 8 and head[1::2].count(0) > 0.9 * len(head[1::2]) and head[0::2].count(0) < 0.1 * len(head[0::2]):
+        return "utf-16-le"
+    if len(head) >= 8 and head[0::2].count(0) > 0.9 * len(head[0::2]) and head[1::2].count(0) < 0.1 * len(head[1::2]):
+        return "utf-16-be"
+    return None
+
+
+def utf16_as_utf8(data: bytes) -> bytes:
+    """UTF-16 text as UTF-8; other data (or UTF-16 that does not decode) unchanged."""
+    codec = utf16_codec(data)
+    if codec is None:
+        return data
+    try:
+        return data.decode(codec).encode("utf-8")
+    except UnicodeDecodeError:
+        return data
+
+
+def read_deferred(path: Path, size: int) -> str | None:
+    """A deferred file's text (at most ``size`` bytes, its size when it was listed), decoded as
+    when read at once; None when it now looks binary. OSError when it cannot be read."""
+    with open(path, "rb") as fh:
+        return decode_text(utf16_as_utf8(fh.read(size)))

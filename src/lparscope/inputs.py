@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .bundles import read_tar, read_zip
 from .input_items import (DAMAGE, InputFile, InputProblem, Item, Limits, _mb, _member_folder,  # noqa: F401
-                          _safe_member_name, is_nmon)
+                          _safe_member_name, decode_text, is_nmon, utf16_as_utf8, utf16_codec)
 from .pipeline_guard import describe
 
 
@@ -53,33 +53,6 @@ class _Budget:
         self.expanded += n
         if self.expanded > self.limits.max_expanded_bytes:
             raise TooLarge(f"more than {_mb(self.limits.max_expanded_bytes)} decompressed from the inputs of this run")
-
-
-def _decode(data: bytes) -> str | None:
-    """Text of a file, or None when it looks binary."""
-    if b"\x00" in data[:8192]:
-        return None
-    try:
-        return data.decode("utf-8-sig")  # a UTF-8 byte order mark is not text
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
-def _utf16_as_utf8(data: bytes) -> bytes:
-    """UTF-16 text (a Windows redirect, with or without a byte order mark) as UTF-8; other data unchanged."""
-    head = data[:4096]
-    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        codec = "utf-16"
-    elif len(head) >= 8 and head[1::2].count(0) > 0.9 * len(head[1::2]) and head[0::2].count(0) < 0.1 * len(head[0::2]):
-        codec = "utf-16-le"
-    elif len(head) >= 8 and head[0::2].count(0) > 0.9 * len(head[0::2]) and head[1::2].count(0) < 0.1 * len(head[1::2]):
-        codec = "utf-16-be"
-    else:
-        return data
-    try:
-        return data.decode(codec).encode("utf-8")
-    except UnicodeDecodeError:
-        return data
 
 
 def _gzip_head(data: bytes) -> bytes:
@@ -195,7 +168,7 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
                 return
             data = expanded
-    data = _utf16_as_utf8(data)
+    data = utf16_as_utf8(data)
     if is_nmon(data[:16]):
         yield InputFile(display, "", folder, nmon=data)
         return
@@ -210,7 +183,7 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
                 return _member(mdisplay, folder, read, limits, budget, depth + 1)
             yield from (read_zip if _is_zip(data) else read_tar)(display, data, limits, member)
         return
-    text = _decode(data)
+    text = decode_text(data)
     if text is None:
         yield InputProblem(display, "binary file (not a command output); not read")
         return
@@ -250,27 +223,51 @@ def _read_path(path: Path, display: str, folder: str, limits: Limits, budget: _B
         yield InputProblem(display, problem)
     elif body is None:  # read later by the nmon reader straight from the file, whatever its size
         yield InputFile(display, "", folder, nmon=path)
+    elif isinstance(body, _Later):  # read by whoever parses it (a worker): counted now, as when read
+        if not budget.take(st.st_size):
+            yield InputProblem(display, f"too large: the run's inputs exceed {_mb(limits.max_total_bytes)} of text; not read")
+        else:
+            yield InputFile(display, "", folder, deferred=(path, st.st_size))
     else:
         yield from _from_bytes(display, folder, body, limits, budget, 0)
 
 
-def _read_open(fh: io.BufferedReader, size: int, limits: Limits, budget: _Budget) -> tuple[str, bytes | None]:
-    """An opened regular file: (why it is not read, "") or ("", its bytes), or ("", None) for an nmon recording."""
-    head = fh.read(16)
+HEAD_BYTES = 64 * 1024  # what is read of a file to tell its kind; a larger plain text file is read later
+
+
+def _read_open(fh: io.BufferedReader, size: int, limits: Limits, budget: _Budget
+               ) -> tuple[str, bytes | None | _Later]:
+    """An opened regular file: (why it is not read, None) or ("", its bytes), or ("", None) for an
+    nmon recording, or ("", LATER) for a large plain text file (read where it is parsed)."""
+    head = fh.read(HEAD_BYTES)
     if head[:2] == b"\x1f\x8b":
-        fh.seek(0)
-        inner = _gzip_head(fh.read(64 * 1024))
+        inner = _gzip_head(head)
         if is_nmon(inner[:16]):  # count what it expands to first (the nmon reader expands it to a temporary file)
             fh.seek(0)
             if gzip_size(fh, limits.max_nmon_bytes, budget) is None:
                 return f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read", None
             head = inner[:16]
-    if is_nmon(head):
+    if is_nmon(head[:16]):
         return "", None
     if size > limits.max_file_bytes:
         return f"too large: file larger than {_mb(limits.max_file_bytes)}; skipped", None
-    fh.seek(0)
-    return "", fh.read()
+    if size > HEAD_BYTES and _plain_text(head):
+        return "", LATER
+    return "", head + fh.read()
+
+
+class _Later:
+    """A large plain text file: listed now, read where it is parsed (InputFile.deferred)."""
+
+
+LATER = _Later()
+
+
+def _plain_text(head: bytes) -> bool:
+    """The head of a file that :func:`_from_bytes` would read as plain text, whatever follows: not
+    compressed, a bundle, a workbook, UTF-16 or binary (each is told from the first 64 KB or less)."""
+    return not (head[:2] == b"\x1f\x8b" or _is_zip(head) or _is_workbook(head) or _is_tar(head)
+                or utf16_codec(head) is not None or b"\x00" in head[:8192])
 
 
 def _guarded(path: Path, display: str, folder: str, limits: Limits, budget: _Budget) -> Iterator[Item]:

@@ -24,6 +24,7 @@ from itertools import chain
 from typing import Any
 
 from . import heap
+from .input_items import read_deferred
 from .inputs import InputFile, InputProblem
 from .pipeline_guard import TimeBudgetExceeded, describe, file_seconds, time_budget
 from .sources import parsers
@@ -104,12 +105,28 @@ def _registry() -> dict:
     return _REGISTRY
 
 
-def _prepare_batch(files: list[tuple[str, str]]) -> list[Prepared]:
+def prepare_input(f: InputFile, registry: dict | None = None) -> Prepared:
+    """:func:`prepare` of an input file, reading it first when it was listed without its text."""
+    text = f.text
+    if f.deferred is not None:
+        try:
+            read = read_deferred(*f.deferred)
+        except OSError as exc:
+            return Prepared(skip=f"cannot read: {exc.strerror or exc}")
+        except MemoryError:
+            return Prepared(skip="too large: not enough memory to read it")
+        if read is None:
+            return Prepared(skip="binary file (not a command output); not read")
+        text = read
+    return prepare(f.display, text, registry)
+
+
+def _prepare_batch(files: list[InputFile]) -> list[Prepared]:
     """Several files in one worker task, each on its own."""
     out = []
-    for display, text in files:
+    for f in files:
         try:
-            out.append(prepare(display, text))
+            out.append(prepare_input(f))
         except Exception as exc:  # anything else: the main process reports it for this input
             out.append(Prepared(cut_error=describe(exc)))
     return out
@@ -158,7 +175,7 @@ def _batches(head: list, rest: Iterator) -> Iterator[list[InputFile | InputProbl
         batch.append(item)
         if _pooled(item):
             files += 1
-            chars += len(item.text)  # type: ignore[union-attr]
+            chars += item.size  # type: ignore[union-attr]
         if files >= BATCH_FILES or chars >= BATCH_CHARS:
             yield batch
             batch, files, chars = [], 0, 0
@@ -184,7 +201,7 @@ def _windowed(pool: Executor, batches: Iterator[list], window: int
             yield item, next(done) if done is not None and _pooled(item) else None
 
     for batch in batches:
-        texts = [(x.display, x.text) for x in batch if _pooled(x)]
+        texts = [x for x in batch if _pooled(x)]  # a deferred file travels as its path
         future = None
         if texts and not broken:
             try:
