@@ -155,6 +155,16 @@ def _has_space(text: str) -> bool:
 
 
 _SIGIL_RE = re.compile("[" + re.escape(_SIGILS) + "]")
+# What a line must hold for parse_prompt to read a prompt, banner or bare command in it: a sigil, or
+# first a banner character or a known command. Two quick tests rule out nearly every line of a file.
+_MAYBE_PROMPT_START = re.compile(r"\s*(?:[=*~\[-]|(?:" + "|".join(sorted(c for c in KNOWN_COMMANDS if re.fullmatch("[a-z_]+", c)))
+                                 + r")(?![a-z_]))")
+
+
+def maybe_prompt(line: str) -> bool:
+    """False for a line :func:`parse_prompt` surely reads no prompt in (a quick test for whole files)."""
+    # the three _SIGILS as substring tests (memchr speed; a character-class search steps through the line)
+    return "#" in line or "$" in line or ">" in line or _MAYBE_PROMPT_START.match(line) is not None
 
 
 def _first_sigil(text: str) -> int:
