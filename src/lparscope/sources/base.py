@@ -242,9 +242,9 @@ def parse_prompt(line: str) -> Prompt | None:
     A bare ``#`` or ``$`` prompt counts only when the command is a known AIX / VIOS / HMC
     command, so comment lines (``# Thread queue ...``) are not mistaken for prompts.
     """
-    if len(line) > MAX_PROMPT_LINE or not line or line.isspace():
+    if len(line) > MAX_PROMPT_LINE or not line or line.isspace() or not maybe_prompt(line):
         return None
-    if _SIGIL_RE.search(line) is None and line.lstrip()[:1] not in "=*-~[":
+    if "#" not in line and "$" not in line and ">" not in line and line.lstrip()[:1] not in "=*-~[":
         return _bare_command(line)  # no prompt sigil and no banner: only a command typed alone can be here
     if is_bare_prompt(line):
         return Prompt(command="")  # a prompt with nothing typed: ends the previous output

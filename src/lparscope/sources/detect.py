@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from . import parsers
-from .base import Prompt, maybe_prompt, parse_prompt, split_lines, strip_ansi
+from .base import Prompt, parse_prompt, split_lines, strip_ansi
 
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
 # No command output has lines anywhere near this long (the longest real ones, HMC -F lines,
@@ -92,9 +92,7 @@ def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
     """(index, prompt) of each piece's first line, cutting at prompt lines."""
     cuts: list[tuple[int, Prompt | None]] = [(0, None)]
     for i, line in enumerate(lines):
-        if not maybe_prompt(line):
-            continue
-        p = parse_prompt(line)
+        p = parse_prompt(line)  # quick for the lines that cannot be prompts (base.maybe_prompt)
         if p is not None:
             if cuts[-1][0] == i:
                 cuts[-1] = (i, p)
