@@ -103,3 +103,21 @@ def test_frame_use_from_one_listing_cites_each_sample_line():
     assert [x.physc for x in use] == [0.107] * 5
     assert [(e.path, e.line, e.excerpt) for e in (x.evidence for x in use)] == [
         ("c.txt", 10 + line, "capped_cycles") for line in (4, 6, 8, 10, 12)]
+
+
+def test_plain_numbers_is_the_plain_number_pattern():
+    """plain_numbers takes a column exactly when _PLAIN_NUMBERS matches it, with float()'s values."""
+    import random
+
+    rng = random.Random(5)
+    alphabet = "0123456789" * 3 + ".-+e _\u0661"
+    cases = [["1", "2.5", "-3", "+4.25"], ["5."], [".5"], ["-.5"], ["1.2.3"], ["5-"], [""], ["-"], ["1e5"],
+             ["1_0"], ["\u0661"], ["00.10", "7"], ["1", "x"]]
+    cases += [[("".join(rng.choice(alphabet) for _ in range(rng.randint(0, 6)))) for _ in range(rng.randint(1, 3))]
+              for _ in range(20000)]
+    for col in cases:
+        want = ut._PLAIN_NUMBERS.fullmatch("\n".join(col)) is not None
+        got = ut.plain_numbers(col)
+        assert (got is not None) == want, col
+        if want:
+            assert got.tolist() == [float(v) for v in col]
