@@ -123,7 +123,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     args.dir.mkdir(parents=True, exist_ok=True)
     only = set(args.only or ["nmon", "estate", "version"])
+    import compileall
+
+    import lparscope
     from lparscope.nmon import native
+
+    # Byte code as an installed package has it (pip compiles at install): a source tree run with
+    # PYTHONDONTWRITEBYTECODE=1 would recompile every changed module in every timed process.
+    compileall.compile_dir(Path(lparscope.__file__).parent, quiet=1)
 
     print(f"lparscope bench: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start "
           f"(shared machine: compare ratios within this run); native core: {'built' if native.available() else 'absent'}")
