@@ -20,6 +20,7 @@ that zone and every ``NmonTable.times`` array holds the same instants in UTC
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -84,7 +85,7 @@ class NmonRecording:
     header: dict[str, str] = field(default_factory=dict)
     header_lines: dict[str, int] = field(default_factory=dict)  # AAA key -> its file line
     tz: str = NAIVE
-    times: dict[str, datetime] = field(default_factory=dict)  # "T0001" -> time of that snapshot
+    times: Mapping[str, datetime] = field(default_factory=dict)  # "T0001" -> time of that snapshot
     tables: dict[str, NmonTable] = field(default_factory=dict)
     config: list[tuple[int, str]] = field(default_factory=list)  # BBB* lines: (line, text)
     bbbp_outputs: list[tuple[str, int, str]] = field(default_factory=list)  # (command, first line, output)

@@ -23,7 +23,7 @@ times without a date in a file whose header has none either (one warning, times 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 
@@ -135,10 +135,12 @@ class Snapshots:
         if any(d is None for d in day_of) or not bool((np.diff(read.snaps) > 0).all()):
             return None
         secs = np.array(day_of, np.int64)[read.dates] * 86400 + read.sods.astype(np.int64)
+        if zone is None:  # the times by token are made when first read (the tables need only the array)
+            return TimesByToken(read, secs), read.snaps.astype(np.int64), secs.astype("datetime64[s]")
         return _times(read.tokens(), secs, read.snaps.astype(np.int64), secs, zone)
 
     def resolve(self, warn: Callable[..., None], zone: tzinfo | None, header: dict[str, str] | None = None
-                ) -> tuple[dict[str, datetime], np.ndarray, np.ndarray]:
+                ) -> tuple[Mapping[str, datetime], np.ndarray, np.ndarray]:
         """(times by token "T0001", sorted snapshot numbers, their times as UTC-or-naive datetime64[s]).
 
         ``header`` (the AAA fields) gives the day of ZZZZ lines that carry only a time.
@@ -200,6 +202,36 @@ class Snapshots:
         tokens = list(order)
         return _times(tokens, np.array([secs[order[t]] for t in tokens], np.int64), keys,
                       np.array([secs[k] for k in keys.tolist()], np.int64), zone)
+
+
+class TimesByToken(Mapping[str, datetime]):
+    """A recording's time of each snapshot token ("T0001" -> naive datetime), made on first use:
+    a long recording has 45,000 of them, a twentieth of its reading time, which the tables (times
+    as one datetime64 array) and the analysis never need."""
+
+    def __init__(self, read: ReadLines, secs: np.ndarray) -> None:
+        self._read: ReadLines | None = read
+        self._secs = secs
+        self._made: dict[str, datetime] | None = None
+
+    def _all(self) -> dict[str, datetime]:
+        if self._made is None:
+            assert self._read is not None
+            self._made = dict(zip(self._read.tokens(), self._secs.astype("datetime64[s]").astype(object).tolist()))
+            self._read = None
+        return self._made
+
+    def __getitem__(self, token: str) -> datetime:
+        return self._all()[token]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._secs) if self._made is None else len(self._made)  # one token per line: snapshots increase
+
+    def __repr__(self) -> str:
+        return repr(self._all())
 
 
 def _times(tokens: list[str], token_secs: np.ndarray, keys: np.ndarray, key_secs: np.ndarray, zone: tzinfo | None
