@@ -191,7 +191,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
     warnings = list(rec.warnings)
     host = estate.host(host_name)
     try:
-        apply_recording(host, rec, f.display)
+        warnings += [(1, note) for note in apply_recording(host, rec, f.display)]
     except Exception as exc:
         _internal(estate, f.display, 1, "nmon", host_name, "adding the nmon recording to the estate model", exc)
         return

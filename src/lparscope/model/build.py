@@ -109,7 +109,11 @@ def _lparstat_info(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 
 
 @_applies("lparstat")
-def _lparstat_stats(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+def _lparstat_stats(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]] | None:
+    if host.cpu is not None and host.cpu.origin == "nmon":  # one series per host: the recording's is longer
+        first = min((r.line for r in parsed.records if hasattr(r, "line")), default=1)
+        return [(first, f"processor samples not added to {host.name}'s series: it comes from the nmon recording "
+                        f"{host.nmon_path} ({len(host.cpu.samples)} snapshots)")]
     series = host.cpu or Series()
     for rec in parsed.records:
         if hasattr(rec, "values") and hasattr(rec, "line") and not hasattr(rec, "ent"):

@@ -126,6 +126,7 @@ class Series:
     samples: list[dict[str, float | None]] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)  # one per sample
     config: dict[str, str] = field(default_factory=dict)  # header values, e.g. ent=, psize=
+    origin: str = ""  # "nmon": an nmon recording's LPAR section (other outputs' samples are not mixed in)
 
     def values(self, column: str) -> list[float]:
         return [s[column] for s in self.samples if s.get(column) is not None]  # type: ignore[misc]

@@ -54,18 +54,53 @@ class SnapshotEvidence(Sequence[Evidence]):
         return Evidence(self.path, self.lines[k], f"LPAR snapshot {k + 1}")
 
 
-def apply_recording(host: Host, rec: Any, path: str) -> None:
-    """Keep the recording on the host and turn its LPAR section into the host's CPU series."""
-    host.nmon, host.nmon_path = rec, path
+def _preference(rec: Any) -> tuple[bool, Any, int]:
+    """How a recording ranks for its host: has an LPAR section, ends later, has more snapshots."""
+    lpar = rec.tables.get("LPAR")
+    times = getattr(lpar, "times", None) if lpar is not None else None
+    end = None
+    if times is not None and len(times):
+        known = times[~np.isnat(times)]
+        end = known.max().astype("datetime64[s]").astype(np.int64).item() if known.size else None
+    return lpar is not None, end if end is not None else -(2**62), len(rec.times)
+
+
+def _better(kept: tuple[bool, Any, int], other: tuple[bool, Any, int]) -> str:
+    """Why the ``kept`` recording is preferred, in words."""
+    if kept[0] != other[0]:
+        return "has an LPAR section"
+    if kept[1] != other[1]:
+        return "ends later"
+    if kept[2] != other[2]:
+        return "has more snapshots"
+    return "was read first (both end at the same time with as many snapshots)"
+
+
+def apply_recording(host: Host, rec: Any, path: str) -> list[str]:
+    """Keep the recording on the host and turn its LPAR section into the host's CPU series.
+
+    One recording per host is read for its time series (sizing, series checks, charts): of
+    several, the one with an LPAR section that ends last, then the one with most snapshots, then
+    the first read. Returns what the recording's status must say: that it is not the one used,
+    or which series it replaces (nothing read is set aside without a word)."""
     if path not in host.files:
         host.files.append(path)
+    notes: list[str] = []
+    if host.nmon is not None and host.nmon is not rec:
+        new, old = _preference(rec), _preference(host.nmon)
+        if new <= old:
+            return [f"not used for {host.name}'s time series: its recording {host.nmon_path} {_better(old, new)} "
+                    f"(one nmon recording per host is read; this one's BBBP command outputs are)"]
+        notes.append(f"used for {host.name}'s time series instead of its recording {host.nmon_path}: this one "
+                     f"{_better(new, old)} (one nmon recording per host is read)")
+    host.nmon, host.nmon_path = rec, path
     lpar = rec.tables.get("LPAR")
     if lpar is None:
-        return
+        return notes
     physc = _col(lpar, "PhysicalCPU")
     entitled = _col(lpar, "entitled")
     if physc is None:
-        return
+        return notes
     vps = _col(lpar, "virtualCPUs")
     pool = _col(lpar, "poolCPUs")
     series = Series()
@@ -87,4 +122,9 @@ def apply_recording(host: Host, rec: Any, path: str) -> None:
         last = next((e for e in reversed(entitled) if e is not None), None)
         if last is not None:
             series.config["ent"] = f"{last:.2f}"
+    if host.cpu is not None and host.cpu.origin != "nmon" and host.cpu.samples:
+        notes.append(f"{host.name}'s processor series from its lparstat output ({len(host.cpu.samples)} samples) is "
+                     f"replaced by this recording's LPAR section ({n} snapshots)")
+    series.origin = "nmon"
     host.cpu = series
+    return notes
