@@ -129,6 +129,9 @@ class Series:
     origin: str = ""  # "nmon": an nmon recording's LPAR section (other outputs' samples are not mixed in)
 
     def values(self, column: str) -> list[float]:
+        whole = getattr(self.samples, "column_values", None)  # samples kept column-wise (model.nmon)
+        if whole is not None:
+            return whole(column)  # type: ignore[no-any-return]
         return [s[column] for s in self.samples if s.get(column) is not None]  # type: ignore[misc]
 
     def mean(self, column: str) -> float | None:

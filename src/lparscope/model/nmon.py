@@ -18,15 +18,53 @@ from ..numbers import LIMIT
 from .estate import Evidence, Host, Series
 
 
-def _col(table: Any, *names: str) -> list[float | None] | None:
-    """The first of the columns present, each value finite and within range or None (as
-    ``finite_float``, for a whole column at once)."""
-    for name in names:
-        if name in getattr(table, "columns", []):
-            a = np.asarray(table.column(name), dtype=np.float64)
-            ok = (np.isfinite(a) & (np.abs(a) <= LIMIT)).tolist()
-            return [v if k else None for v, k in zip(a.tolist(), ok)]
-    return None
+def _col(table: Any, name: str) -> np.ndarray | None:
+    """The column as floats, NaN where a value is not finite or beyond what a system reports (as
+    ``finite_float`` reads one value); None when the section has no such column."""
+    if name not in getattr(table, "columns", []):
+        return None
+    a = np.array(table.column(name), dtype=np.float64)
+    a[~(np.isfinite(a) & (np.abs(a) <= LIMIT))] = np.nan
+    return a
+
+
+class SnapshotRows(Sequence[dict[str, float | None]]):
+    """The processor sample of each LPAR snapshot as a dict (physc, %entc, vp, pool), made when
+    asked, like :class:`SnapshotEvidence`: the sizing and the rules read whole columns
+    (:meth:`column_values`, which ``Series.values`` uses), straight from the section's arrays."""
+
+    def __init__(self, columns: dict[str, np.ndarray]) -> None:
+        self.columns = columns  # in the rows' key order; NaN: the snapshot has no value
+        self._n = len(columns["physc"])
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, float | None]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, float | None]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, float | None] | list[dict[str, float | None]]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._n))]
+        k = i + self._n if i < 0 else i
+        if not 0 <= k < self._n:
+            raise IndexError(i)
+        row: dict[str, float | None] = {}
+        for key, col in self.columns.items():
+            v = float(col[k])
+            if v == v:
+                row[key] = v
+            elif key != "%entc":  # %entc is there only when it could be worked out
+                row[key] = None
+        return row
+
+    def column_values(self, column: str) -> list[float]:
+        """The column's values, snapshots without one left out (``Series.values``)."""
+        col = self.columns.get(column)
+        return [] if col is None else col[~np.isnan(col)].tolist()
 
 
 class SnapshotEvidence(Sequence[Evidence]):
@@ -101,27 +139,24 @@ def apply_recording(host: Host, rec: Any, path: str) -> list[str]:
     entitled = _col(lpar, "entitled")
     if physc is None:
         return notes
-    vps = _col(lpar, "virtualCPUs")
-    pool = _col(lpar, "poolCPUs")
+    n = len(physc)
+    columns = {"physc": physc}
+    if entitled is not None:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            columns["%entc"] = np.where(entitled != 0, physc / entitled * 100.0, np.nan)  # NaN stays NaN
+    for key, name in (("vp", "virtualCPUs"), ("pool", "poolCPUs")):
+        col = _col(lpar, name)
+        if col is not None and n:
+            columns[key] = col
     series = Series()
     first = getattr(lpar, "first_line", 1) or 1
-    n = len(physc)
     lines = np.asarray(getattr(lpar, "lines", []), dtype=np.int64).tolist()[:n]
     lines += [first] * (n - len(lines))
-    rows: list[dict[str, float | None]] = [{"physc": pc} for pc in physc]
-    for row, pc, ent in zip(rows, physc, entitled or [None] * n):
-        if ent and pc is not None:
-            row["%entc"] = pc / ent * 100.0
-    for key, col in (("vp", vps), ("pool", pool)):
-        if col:
-            for row, v in zip(rows, col):
-                row[key] = v
-    series.samples = rows
+    series.samples = SnapshotRows(columns)  # type: ignore[assignment]  # read like a list of dicts
     series.evidence = SnapshotEvidence(path, lines)  # type: ignore[assignment]  # read like a list
-    if entitled:
-        last = next((e for e in reversed(entitled) if e is not None), None)
-        if last is not None:
-            series.config["ent"] = f"{last:.2f}"
+    known = entitled[~np.isnan(entitled)] if entitled is not None else []
+    if len(known):
+        series.config["ent"] = f"{float(known[-1]):.2f}"
     if host.cpu is not None and host.cpu.origin != "nmon" and host.cpu.samples:
         notes.append(f"{host.name}'s processor series from its lparstat output ({len(host.cpu.samples)} samples) is "
                      f"replaced by this recording's LPAR section ({n} snapshots)")
