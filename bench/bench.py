@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", type=Path, default=Path("/tmp/lparscope-bench"))
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--skip-pure", action="store_true", help="do not time the pure path")
-    ap.add_argument("--hosts", default="100,1000", help="estate sizes (hosts), comma-separated")
+    ap.add_argument("--hosts", default="100,500,1000", help="estate sizes (hosts), comma-separated")
     ap.add_argument("--no-serial", action="store_true", help="do not also time the estates with a serial parse")
     ap.add_argument("--only", choices=["nmon", "estate", "version"], action="append")
     args = ap.parse_args(argv)
@@ -181,11 +181,13 @@ def main(argv: list[str] | None = None) -> int:
             lo, hi = min(per_host), max(per_host)
             print(f"  per-host time {hi} vs {lo} hosts: {per_host[hi] / hi / (per_host[lo] / lo):.2f} (1.00 = linear)")
             # A run is a fixed cost (start, imports, the worker pool) plus a cost per host; the ratio
-            # above charges the fixed cost to the small estate's few hosts. Measured on one frame's hosts:
-            few = len([p for p in EXAMPLE.iterdir() if p.is_dir()])
-            fixed, _ = best([LPARSCOPE, "analyze", str(estate(args.dir, few)), "-q", "--json", os.devnull], args.runs)
-            print(f"  the same without the fixed cost (analyze of {few} hosts: {fixed:.2f} s): "
-                  f"{(per_host[hi] - fixed) / hi / ((per_host[lo] - fixed) / lo):.2f}")
+            # above charges the fixed cost to the small estate's hosts. What each added host costs,
+            # between successive sizes, leaves it out (with three sizes or more, a test of linearity):
+            sizes = sorted(per_host)
+            steps = [(per_host[b] - per_host[a]) / (b - a) for a, b in zip(sizes, sizes[1:])]
+            print("  cost per added host: " + ", ".join(f"{a}->{b} {c * 1000:.1f} ms" for a, b, c in
+                                                         zip(sizes, sizes[1:], steps))
+                  + (f"; largest / smallest {max(steps) / min(steps):.2f} (1.00 = linear)" if len(steps) > 1 else ""))
     if "version" in only:
         t, rss = best([LPARSCOPE, "--version"], max(3, args.runs))
         print(f"\nlparscope --version: {t:.3f} s, peak {rss:.0f} MiB")
