@@ -136,7 +136,7 @@ _BRACKET_RE = re.compile(r"\[(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-
 _HOST_PATH_RE = re.compile(r"(?P<host>[A-Za-z0-9][\w.-]*):")  # host:/path
 _EMPTY_USER_HOST_RE = re.compile(r"\[?[\w.-]+@[\w.-]")
 _EMPTY_HOST_PATH_RE = re.compile(r"[\w.-]+:[/~]")
-_PROGRAM_RE = re.compile(r"[a-z_]+")
+_PROGRAM_RE = re.compile(r"\s*([a-z_]+)")  # the first word of a line, after its leading blanks
 
 
 @dataclass(frozen=True)
@@ -155,16 +155,6 @@ def _has_space(text: str) -> bool:
 
 
 _SIGIL_RE = re.compile("[" + re.escape(_SIGILS) + "]")
-# What a line must hold for parse_prompt to read a prompt, banner or bare command in it: a sigil, or
-# first a banner character or a known command. Two quick tests rule out nearly every line of a file.
-_MAYBE_PROMPT_START = re.compile(r"\s*(?:[=*~\[-]|(?:" + "|".join(sorted(c for c in KNOWN_COMMANDS if re.fullmatch("[a-z_]+", c)))
-                                 + r")(?![a-z_]))")
-
-
-def maybe_prompt(line: str) -> bool:
-    """False for a line :func:`parse_prompt` surely reads no prompt in (a quick test for whole files)."""
-    # the three _SIGILS as substring tests (memchr speed; a character-class search steps through the line)
-    return "#" in line or "$" in line or ">" in line or _MAYBE_PROMPT_START.match(line) is not None
 
 
 def _first_sigil(text: str) -> int:
@@ -189,13 +179,14 @@ def is_bare_prompt(line: str) -> bool:
 
 def _bare_command(line: str) -> Prompt | None:
     """A known command typed without its prompt ("lsattr -El hdisk2" on a line of its own)."""
+    m = _PROGRAM_RE.match(line)  # ruled out before the line is copied: nearly every line of a file
+    if not m or m.group(1) not in KNOWN_COMMANDS:
+        return None
     s = line.strip()
-    m = _PROGRAM_RE.match(s)
-    if not m or "| |" in s:
+    if "| |" in s:
         return None
-    prog, rest = m.group(), s[m.end():]
-    if prog not in KNOWN_COMMANDS:
-        return None
+    prog = m.group(1)
+    rest = s[len(prog):]
     if not rest:
         return Prompt(command=prog) if prog in _BARE_OK else None
     options = rest.lstrip()
@@ -242,10 +233,12 @@ def parse_prompt(line: str) -> Prompt | None:
     A bare ``#`` or ``$`` prompt counts only when the command is a known AIX / VIOS / HMC
     command, so comment lines (``# Thread queue ...``) are not mistaken for prompts.
     """
-    if len(line) > MAX_PROMPT_LINE or not line or line.isspace() or not maybe_prompt(line):
+    if len(line) > MAX_PROMPT_LINE or not line or line.isspace():
         return None
+    # No prompt sigil (the _SIGILS as substring tests: a character-class search steps through the
+    # line) and no banner: only a command typed alone can be here.
     if "#" not in line and "$" not in line and ">" not in line and line.lstrip()[:1] not in "=*-~[":
-        return _bare_command(line)  # no prompt sigil and no banner: only a command typed alone can be here
+        return _bare_command(line)
     if is_bare_prompt(line):
         return Prompt(command="")  # a prompt with nothing typed: ends the previous output
     s = line.lstrip()

@@ -92,7 +92,7 @@ def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
     """(index, prompt) of each piece's first line, cutting at prompt lines."""
     cuts: list[tuple[int, Prompt | None]] = [(0, None)]
     for i, line in enumerate(lines):
-        p = parse_prompt(line)  # quick for the lines that cannot be prompts (base.maybe_prompt)
+        p = parse_prompt(line)
         if p is not None:
             if cuts[-1][0] == i:
                 cuts[-1] = (i, p)
