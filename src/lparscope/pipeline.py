@@ -10,7 +10,6 @@ from typing import Any
 from pathlib import PurePath
 
 from . import heap
-from .input_items import read_deferred
 from .parse_pool import Prepared, pack, prepare_input, prepared_inputs
 from .pipeline_guard import describe, file_seconds
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
@@ -118,7 +117,7 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder if pre.skip_folder else "", "unrecognised",
                                          pre.skip))
         return
-    texts[f.display] = pre.packed or pack(f.text if f.deferred is None else _text_now(f))
+    texts[f.display] = pre.packed or pack(f.text)  # none packed: the worker failed on it (cut_error below)
     if pre.cut_error:
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder, "unrecognised",
                                          f"internal error while cutting it into command outputs: {pre.cut_error}",
@@ -152,14 +151,6 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
         note = "no records found" if not parsed.records else ""
         estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,
                                          "; ".join(x for x in (note, hint_note) if x), warnings))
-
-
-def _text_now(f: InputFile) -> str:
-    """A deferred file's text, for excerpts, when its worker gave none back (it failed on it)."""
-    try:
-        return read_deferred(*f.deferred) or ""  # type: ignore[misc]
-    except OSError:
-        return ""
 
 
 def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None = None) -> None:
