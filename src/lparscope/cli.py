@@ -127,7 +127,7 @@ def _write(path: Path, make, err: Console, internal: list[str] | None = None) ->
 
 
 @app.command()
-@heap.run  # the model lives to the end of the command: the collector stops re-scanning it
+@heap.long_lived()  # the model lives to the end of the command: the collector stops re-scanning it
 def analyze(
     paths: list[str] = typer.Argument(..., help="Files, folders or .tar/.tgz/.zip bundles of command outputs."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1)."),

@@ -12,14 +12,9 @@ the process ends with the run (:func:`ends_with_run`: the command line).
 
 from __future__ import annotations
 
-import functools
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import ParamSpec, TypeVar
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 _depth = 0  # open long_lived() blocks
 _keep = False  # the process ends with the run: no need to give the objects back
@@ -27,7 +22,7 @@ _keep = False  # the process ends with the run: no need to give the objects back
 
 @contextmanager
 def long_lived() -> Iterator[None]:
-    """A run whose objects may be settled (nested blocks are one run)."""
+    """A run whose objects may be settled (nested blocks are one run); also a decorator of a command."""
     global _depth
     _depth += 1
     try:
@@ -51,13 +46,3 @@ def ends_with_run() -> None:
     global _keep
     _keep = True
 
-
-def run(fn: Callable[P, R]) -> Callable[P, R]:
-    """``fn`` (a command) as one :func:`long_lived` run."""
-
-    @functools.wraps(fn)
-    def within(*args: P.args, **kwargs: P.kwargs) -> R:
-        with long_lived():
-            return fn(*args, **kwargs)
-
-    return within
