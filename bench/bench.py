@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
             line("lparscope nmon export --to parquet", t, size, rss, cat)
             shutil.rmtree(out, ignore_errors=True)
     if "estate" in only:
-        per_host = {}
+        run_s: dict[int, float] = {}  # hosts -> seconds of the analysis
         for hosts in [int(x) for x in args.hosts.split(",") if x]:
             d = estate(args.dir, hosts)
             files = [str(p) for p in sorted(d.rglob("*")) if p.is_file()]
@@ -170,21 +170,21 @@ def main(argv: list[str] | None = None) -> int:
             cat, cat_rss = best(["sh", "-c", f"find '{d}' -type f -exec cat {{}} + > /dev/null"], args.runs)
             line("cat (all files)", cat, size, cat_rss, cat)
             t, rss = best([LPARSCOPE, "analyze", str(d), "-q", "--json", os.devnull], args.runs)
-            per_host[hosts] = t
+            run_s[hosts] = t
             line("lparscope analyze", t, size, rss, cat, f"  {t / hosts * 1000:.1f} ms/host")
             if args.no_serial:
                 continue
             t1, rss1 = best([LPARSCOPE, "analyze", str(d), "-q", "--json", os.devnull], args.runs,
                             dict(os.environ, LPARSCOPE_WORKERS="1"))
             line("lparscope analyze (serial parse)", t1, size, rss1, cat, f"  {t1 / hosts * 1000:.1f} ms/host")
-        if len(per_host) > 1:
-            lo, hi = min(per_host), max(per_host)
-            print(f"  per-host time {hi} vs {lo} hosts: {per_host[hi] / hi / (per_host[lo] / lo):.2f} (1.00 = linear)")
+        if len(run_s) > 1:
+            lo, hi = min(run_s), max(run_s)
+            print(f"  per-host time {hi} vs {lo} hosts: {run_s[hi] / hi / (run_s[lo] / lo):.2f} (1.00 = linear)")
             # A run is a fixed cost (start, imports, the worker pool) plus a cost per host; the ratio
             # above charges the fixed cost to the small estate's hosts. What each added host costs,
             # between successive sizes, leaves it out (with three sizes or more, a test of linearity):
-            sizes = sorted(per_host)
-            steps = [(per_host[b] - per_host[a]) / (b - a) for a, b in zip(sizes, sizes[1:])]
+            sizes = sorted(run_s)
+            steps = [(run_s[b] - run_s[a]) / (b - a) for a, b in zip(sizes, sizes[1:])]
             print("  cost per added host: " + ", ".join(f"{a}->{b} {c * 1000:.1f} ms" for a, b, c in
                                                          zip(sizes, sizes[1:], steps))
                   + (f"; largest / smallest {max(steps) / min(steps):.2f} (1.00 = linear)" if len(steps) > 1 else ""))
