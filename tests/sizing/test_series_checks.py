@@ -122,3 +122,17 @@ def test_nan_empty_and_mismatched_inputs() -> None:
     assert sc.paging_activity(minutes(3), np.full(3, np.nan), np.full(3, np.nan)) is None
     with pytest.raises(ValueError):
         sc.vp_bound(minutes(3), np.ones(4), 2)
+
+
+def test_a_pause_in_the_measurement_ends_a_run() -> None:
+    # Two recordings joined across a night without one: 60 minutes above EC before, 30 after.
+    t = np.concatenate([minutes(120), minutes(120) + np.timedelta64(12, "h")])
+    entc = np.full(240, 80.0)
+    entc[60:150] = 140.0  # hits 60..119 (day one, to its last sample) and 120..149 (day two, from its first)
+    ep = sc.entc_over_entitlement(t, entc, capped=False)
+    assert ep is not None and ep.n_hits == 90
+    assert ep.longest_run == (60, 119) and ep.longest_run_seconds == 60 * 60  # not 12 hours and a half
+    t2 = minutes(240)  # a late sample (three intervals after the one before, not more) does not end a run
+    t2[100:] += np.timedelta64(2, "m")
+    ep = sc.entc_over_entitlement(t2, entc, capped=False)
+    assert ep is not None and ep.longest_run == (60, 149)

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .runs import arrays, interval_seconds, longest_run
+
 from .vios import sea_cpu_for_traffic
 
 INDEX_LIMIT = 2000  # indexes kept per result (evidence, not a copy of the series)
@@ -115,35 +117,7 @@ class SeaTraffic:
 # (SEA_1G_CPU, SEA_1G_RATE_MBIT): one computation of the SEA's processor cost.
 
 
-# --------------------------------------------------------------------------- helpers
-
-def _arrays(times: np.ndarray, *values: np.ndarray) -> tuple[np.ndarray, ...]:
-    t = np.asarray(times).astype("datetime64[ms]")
-    out = [t]
-    for v in values:
-        a = np.asarray(v, dtype=float)
-        if a.ndim == 0:
-            a = np.full(t.shape, float(a))
-        if a.shape != t.shape:
-            raise ValueError(f"series of shape {a.shape} does not match times {t.shape}")
-        out.append(a)
-    return tuple(out)
-
-
-def _interval_seconds(t: np.ndarray) -> float:
-    if t.size < 2:
-        return 0.0
-    d = np.diff(t).astype("timedelta64[ms]").astype(np.int64) / 1000.0
-    return float(np.median(d[d > 0])) if (d > 0).any() else 0.0
-
-
-def _longest_run(t: np.ndarray, mask: np.ndarray) -> tuple[int, int]:
-    """(first, last) of the run of True in ``mask`` that lasts longest in ``t`` (then has most samples; the first such)."""
-    edges = np.flatnonzero(np.diff(np.concatenate(([False], mask, [False])).astype(np.int8)))
-    starts, ends = edges[::2], edges[1::2] - 1
-    i = int(np.argmax(np.where(t[ends] - t[starts] == (t[ends] - t[starts]).max(), ends - starts, -1)))
-    return int(starts[i]), int(ends[i])
-
+# --------------------------------------------------------------------------- helpers (more in runs.py)
 
 def _episode(cls: type, check: str, t: np.ndarray, measure: np.ndarray, hits: np.ndarray,
              threshold: float, persistence: Persistence, *, subject: str | None = None,
@@ -155,8 +129,8 @@ def _episode(cls: type, check: str, t: np.ndarray, measure: np.ndarray, hits: np
     n_hits = int(hits.sum())
     if n == 0 or n_hits == 0:
         return None
-    step = _interval_seconds(t[valid])
-    first, last = _longest_run(t, hits)
+    step = interval_seconds(t[valid])
+    first, last = longest_run(t, hits, step)
     run_seconds = float((t[last] - t[first]).astype("timedelta64[ms]").astype(np.int64)) / 1000.0 + step
     share = n_hits / n
     if require_persistent and share < persistence.min_share and run_seconds < persistence.min_run_seconds:
@@ -187,7 +161,7 @@ def entc_over_entitlement(times: np.ndarray, entc_pct: np.ndarray, *, capped: bo
     """
     if capped:
         return None
-    t, e = _arrays(times, entc_pct)
+    t, e = arrays(times, entc_pct)
     hits = np.nan_to_num(e, nan=-1.0) > ENTC_LIMIT
     busiest = _busiest_window_mean(t, e, 3600.0)
     return _episode(EntcOverrun, "entc-over-100", t, e, hits, ENTC_LIMIT, persistence,
@@ -222,7 +196,7 @@ def capped_at_entitlement(times: np.ndarray, entc_pct: np.ndarray, *, capped: bo
     """
     if not capped:
         return None
-    t, e = _arrays(times, entc_pct)
+    t, e = arrays(times, entc_pct)
     hits = np.nan_to_num(e, nan=-1.0) >= pinned_pct
     return _episode(Episode, "capped-at-ec", t, e, hits, pinned_pct,
                     Persistence(min_share=min_share, min_run_seconds=float("inf")))
@@ -243,12 +217,12 @@ def vp_bound(times: np.ndarray, physc: np.ndarray, vp: float, *,
     """
     if not vp or vp <= 0:
         return None
-    t, p = _arrays(times, physc)
+    t, p = arrays(times, physc)
     measure = p / float(vp)
     hits = np.nan_to_num(measure, nan=-1.0) >= ratio
     with_idle = None
     if pool_idle is not None:
-        _, idle = _arrays(times, pool_idle)
+        _, idle = arrays(times, pool_idle)
         with_idle = int((hits & (np.nan_to_num(idle, nan=0.0) >= 0.5)).sum())
     return _episode(VpBound, "vp-bound", t, measure, hits, ratio, persistence,
                     vp=float(vp), hits_with_pool_idle=with_idle)  # type: ignore[return-value]
@@ -269,7 +243,7 @@ def run_queue_per_lcpu(times: np.ndarray, runq: np.ndarray, lcpu: np.ndarray | f
     heuristic, not a number from the seed documents; raise it for batch workloads that queue
     by design.
     """
-    t, r, n = _arrays(times, runq, lcpu)
+    t, r, n = arrays(times, runq, lcpu)
     with np.errstate(all="ignore"):
         measure = np.where(n > 0, r / n, np.nan)
     hits = np.nan_to_num(measure, nan=-1.0) > threshold
@@ -286,7 +260,7 @@ def paging_activity(times: np.ndarray, pgsin: np.ndarray, pgsout: np.ndarray, *,
     vmstat ``pi``/``po``), not file-system paging. Sustained paging to paging space means the
     partition lacks real memory (rules-catalogue MEM-08: pi/po > 0 sustained).
     """
-    t, i, o = _arrays(times, pgsin, pgsout)
+    t, i, o = arrays(times, pgsin, pgsout)
     measure = i + o
     hits = np.nan_to_num(measure, nan=-1.0) > min_rate
     return _episode(Episode, "paging-space", t, measure, hits, min_rate, persistence)
@@ -300,7 +274,7 @@ def ame_deficit(times: np.ndarray, dxm: np.ndarray, *,
     so the partition pages (000 §3.2 monitoring; rules-catalogue AME-03: dxm > 0 sustained →
     lower the factor or add true memory).
     """
-    t, d = _arrays(times, dxm)
+    t, d = arrays(times, dxm)
     hits = np.nan_to_num(d, nan=-1.0) > 0
     return _episode(Episode, "ame-deficit", t, d, hits, 0.0, persistence)
 
@@ -317,7 +291,7 @@ def ame_cpu_share(times: np.ndarray, xphysc: np.ndarray, physc: np.ndarray, *,
     a tenth the expansion costs more processor than it is worth (rules-catalogue AME-03,
     a heuristic; 000 §3.2 shows the CPU cost growing with the factor).
     """
-    t, x, p = _arrays(times, xphysc, physc)
+    t, x, p = arrays(times, xphysc, physc)
     with np.errstate(all="ignore"):
         measure = np.where(p > 0, x / p, np.nan)
     hits = np.nan_to_num(measure, nan=-1.0) > threshold
@@ -346,7 +320,7 @@ def disk_queue_full(times: np.ndarray, sqfull: Mapping[str, np.ndarray], *,
     rule = persistence or Persistence(min_share=min_share, min_run_seconds=DEFAULT.min_run_seconds)
     out: list[Episode] = []
     for name, values in sqfull.items():
-        t, q = _arrays(times, values)
+        t, q = arrays(times, values)
         hits = np.nan_to_num(q, nan=-1.0) > 0
         ep = _episode(Episode, "disk-sqfull", t, q, hits, 0.0, rule, subject=str(name))
         if ep is not None:
@@ -363,7 +337,7 @@ def network_errors(times: np.ndarray, errors: Mapping[str, np.ndarray]) -> list[
     """
     out: list[Episode] = []
     for name, values in errors.items():
-        t, e = _arrays(times, values)
+        t, e = arrays(times, values)
         hits = np.nan_to_num(e, nan=-1.0) > 0
         ep = _episode(Episode, "net-errors", t, e, hits, 0.0, DEFAULT, subject=str(name),
                       require_persistent=False)
@@ -383,7 +357,7 @@ def sea_traffic(times: np.ndarray, read_kbs: np.ndarray, write_kbs: np.ndarray, 
     """
     if not is_vios:
         return None
-    t, r, w = _arrays(times, read_kbs, write_kbs)
+    t, r, w = arrays(times, read_kbs, write_kbs)
     gbit = (np.nan_to_num(r) + np.nan_to_num(w)) * 1024 * 8 / 1e9
     ok = (np.isfinite(r) | np.isfinite(w)) & ~np.isnat(t)
     if not ok.any() or not (gbit[ok] > 0).any():
