@@ -52,14 +52,50 @@ def test_a_recording_after_lparstat_replaces_its_series_and_says_so(tmp_path: Pa
     assert "lparstat output (3 samples) is replaced" in st["b.nmon"].warnings[0][1]
 
 
-def test_of_two_recordings_the_later_one_is_used_in_either_order(tmp_path: Path) -> None:
+def _nmon_at(day: int, start_minute: int, snapshots: int) -> str:
+    """Like _nmon, the snapshots five minutes apart from 10:00 + ``start_minute``."""
+    lines = ["AAA,progname,topas_nmon", "AAA,host,aix9", f"AAA,date,{day:02d}-FEB-2024",
+             "LPAR,Logical Partition aix9,PhysicalCPU,virtualCPUs,logicalCPUs,poolCPUs,entitled"]
+    for i in range(1, snapshots + 1):
+        m = start_minute + 5 * i
+        lines += [f"ZZZZ,T{i:04d},{10 + m // 60}:{m % 60:02d}:00,{day:02d}-FEB-2024", f"LPAR,T{i:04d},0.{50 + i},2,8,16,1.00"]
+    return "\n".join(lines) + "\n"
+
+
+def test_of_two_overlapping_recordings_the_later_one_is_used_in_either_order(tmp_path: Path) -> None:
     for first, second in (("a.nmon", "b.nmon"), ("b.nmon", "a.nmon")):
         run = tmp_path / first[0]
         run.mkdir()
-        later, earlier = _nmon(11, 3), _nmon(10, 5)  # the later day has fewer snapshots: the end decides
-        a, st = _run(run, {first: later, second: earlier})
+        later, earlier = _nmon_at(10, 20, 3), _nmon_at(10, 0, 5)  # 10:25-10:35 and 10:05-10:25: they overlap
+        a, st = _run(run, {first: later, second: earlier})  # the later has fewer snapshots: the end decides
         host = a.estate.hosts["aix9"]
         assert Path(host.nmon_path).name == first and len(host.cpu.samples) == 3
         said = [m for name in (first, second) for _, m in st[name].warnings]
-        assert len(said) == 1 and "ends later" in said[0]
+        assert len(said) == 1 and "ends later" in said[0] and "(they overlap in time" in said[0]
         assert st[first].status != "unrecognised" and st[second].status != "unrecognised"
+
+
+def test_recordings_that_follow_one_another_are_joined_in_either_order(tmp_path: Path) -> None:
+    for first, second in (("a.nmon", "b.nmon"), ("b.nmon", "a.nmon")):
+        run = tmp_path / first[0]
+        run.mkdir()
+        a, st = _run(run, {first: _nmon(11, 3), second: _nmon(10, 5)})  # day 10, then day 11
+        host = a.estate.hosts["aix9"]
+        assert len(host.cpu.samples) == 8 and host.sizing is not None and host.sizing.n_samples == 8
+        assert Path(host.nmon_path).name == first  # the latest part: its header is the joined one's
+        assert [Path(host.cpu.evidence[i].path).name for i in (0, 4, 5, 7)] == [second, second, first, first]
+        assert host.cpu.evidence[5].excerpt == "LPAR snapshot 1"  # counted within the file it names
+        for name in (first, second):
+            assert st[name].status == "parsed" and not st[name].warnings
+            assert st[name].reason.startswith("one of 2 recordings of aix9 joined into one time series (8 snapshots")
+
+
+def test_recordings_of_another_frame_or_partition_number_are_not_joined(tmp_path: Path) -> None:
+    moved = _nmon(11, 3).replace("AAA,host,aix9", "AAA,host,aix9\nAAA,SerialNumber,0212345")
+    a, st = _run(tmp_path, {"a.nmon": _nmon(10, 5).replace("AAA,host,aix9", "AAA,host,aix9\nAAA,SerialNumber,0267890"),
+                            "b.nmon": moved})
+    host = a.estate.hosts["aix9"]
+    assert len(host.cpu.samples) == 3 and Path(host.nmon_path).name == "b.nmon"  # the later one, alone
+    said = st["b.nmon"].warnings[0][1]
+    assert "instead of its recording" in said and "another frame serial: 0212345, not 0267890" in said
+    assert not st["a.nmon"].reason and not st["b.nmon"].reason

@@ -372,9 +372,21 @@ def _resolve_kernel_names(host: Host) -> None:
 
 def finish(estate: Estate) -> None:
     for host in estate.hosts.values():
+        if len(host.nmon_parts) > 1:  # recordings that follow one another (a file a day): one series
+            _join_recordings(estate, host)
         _resolve_kernel_names(host)
         for dev in host.devices.values():
             if dev.cls in ("other", "physical") or dev.cls == class_from_name(dev.name):
                 _settle_class(dev)
         _role(host)
 
+
+
+def _join_recordings(estate: Estate, host: Host) -> None:
+    from .nmon import join_parts  # numpy and the nmon model: loaded only when recordings were read
+
+    note = join_parts(host)
+    paths = {path for _, path, _ in host.nmon_parts}
+    for status in estate.inputs if note else []:
+        if status.kind == "nmon" and status.path in paths:
+            status.reason = "; ".join(x for x in (status.reason, note) if x)

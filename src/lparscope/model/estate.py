@@ -207,7 +207,10 @@ class Host:
     vnic_servers: dict[str, Sourced] = field(default_factory=dict)  # vnicstat, by vNIC server (vnicserverN)
     files: list[str] = field(default_factory=list)
     nmon: Any = None  # the NmonRecording read for this host, if any (time series for sizing and charts)
-    nmon_path: str | None = None  # where that recording was read from, for evidence
+    nmon_path: str | None = None  # where that recording was read from, for evidence (joined: the latest part)
+    # The recordings of this host that do not overlap in time, (recording, file, time span) in time
+    # order: joined into ``nmon`` once every input is read (model.nmon.join_parts)
+    nmon_parts: list[tuple[Any, str, Any]] = field(default_factory=list)
     sizing: Any = None  # lparscope.sizing.cpu.Sizing computed from the measured series, if any
     sizing_evidence: list[Any] = field(default_factory=list)  # the HMC samples sized from (each has .evidence)
     frame_model: str | None = None  # type-model of the frame the host runs on (HMC data), e.g. 9009-42A

@@ -10,12 +10,16 @@ for standalone command outputs.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timezone
 from typing import Any, overload
 
 import numpy as np
 
+from ..nmon.join import join_recordings, other_partition, overlaps, time_span
+from ..nmon.model import NAIVE
 from ..numbers import LIMIT
 from .estate import Evidence, Host, Series
+from .rows import row_origin
 
 
 def _col(table: Any, name: str) -> np.ndarray | None:
@@ -71,8 +75,8 @@ class SnapshotEvidence(Sequence[Evidence]):
     """The evidence of each LPAR snapshot of a recording, made when asked: a long recording has
     tens of thousands of snapshots and the rules cite a few."""
 
-    def __init__(self, path: str, lines: list[int]) -> None:
-        self.path, self.lines = path, lines
+    def __init__(self, path: str, lines: list[int], table: Any = None) -> None:
+        self.path, self.lines, self.table = path, lines, table  # table: its source_of(row) names joined rows' files
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -89,7 +93,8 @@ class SnapshotEvidence(Sequence[Evidence]):
         k = i + len(self.lines) if i < 0 else i
         if not 0 <= k < len(self.lines):
             raise IndexError(i)
-        return Evidence(self.path, self.lines[k], f"LPAR snapshot {k + 1}")
+        path, row = row_origin(self.table, k, self.path)
+        return Evidence(path, self.lines[k], f"LPAR snapshot {row + 1}")
 
 
 def _preference(rec: Any) -> tuple[bool, Any, int]:
@@ -117,20 +122,63 @@ def _better(kept: tuple[bool, Any, int], other: tuple[bool, Any, int]) -> str:
 def apply_recording(host: Host, rec: Any, path: str) -> list[str]:
     """Keep the recording on the host and turn its LPAR section into the host's CPU series.
 
-    One recording per host is read for its time series (sizing, series checks, charts): of
-    several, the one with an LPAR section that ends last, then the one with most snapshots, then
-    the first read. Returns what the recording's status must say: that it is not the one used,
-    or which series it replaces (nothing read is set aside without a word)."""
+    Recordings of one host that follow one another in time (a file a day) are all kept, and
+    joined into one recording by :func:`join_parts` once every input is read. Of recordings that
+    overlap in time, one is kept: the one with an LPAR section, then the one that ends last, then
+    the one with most snapshots, then the first read. Returns what the recording's status must say:
+    that it is not used, or what it replaces (nothing read is set aside without a word)."""
     if path not in host.files:
         host.files.append(path)
+    span = time_span(rec)
+    clash = []  # kept recordings this one cannot be joined with, and why
+    for part in host.nmon_parts:
+        other_one = other_partition(part[0], rec)
+        if overlaps(part[2], span) or other_one:
+            clash.append((part, "they overlap in time" if overlaps(part[2], span) else f"another {other_one}"))
     notes: list[str] = []
-    if host.nmon is not None and host.nmon is not rec:
-        new, old = _preference(rec), _preference(host.nmon)
+    new = _preference(rec)
+    for (other, other_path, _), why in clash:
+        old = _preference(other)
         if new <= old:
-            return [f"not used for {host.name}'s time series: its recording {host.nmon_path} {_better(old, new)} "
-                    f"(one nmon recording per host is read; this one's BBBP command outputs are)"]
-        notes.append(f"used for {host.name}'s time series instead of its recording {host.nmon_path}: this one "
-                     f"{_better(new, old)} (one nmon recording per host is read)")
+            return [f"not used for {host.name}'s time series: its recording {other_path} {_better(old, new)}, and the "
+                    f"two cannot be joined ({why}; recordings of one partition are joined when they follow one another)"]
+    for (other, other_path, _), why in clash:
+        notes.append(f"used for {host.name}'s time series instead of its recording {other_path}: this one "
+                     f"{_better(new, _preference(other))}, and the two cannot be joined ({why})")
+    clash_parts = [part for part, _ in clash]
+    host.nmon_parts = [p for p in host.nmon_parts if not any(p is c for c in clash_parts)]
+    host.nmon_parts.append((rec, path, span))
+    host.nmon_parts.sort(key=lambda p: p[2] or (0, 0))
+    if len(host.nmon_parts) > 1:
+        rec, path = max(((r, p) for r, p, _ in host.nmon_parts), key=lambda rp: _preference(rp[0]))
+    notes += _use(host, rec, path)
+    return notes
+
+
+def join_parts(host: Host) -> str:
+    """Join the host's recordings (:func:`apply_recording` kept them) into one, and make its series
+    from the whole; returns what each part's status says about it ("" when there is one part)."""
+    parts = host.nmon_parts
+    if len(parts) < 2 or any(r is None for r, _, _ in parts):  # one recording, or joined already
+        return ""
+    joined = join_recordings([(r, p) for r, p, _ in parts])
+    host.nmon = None
+    _use(host, joined, parts[-1][1])
+    first, last = parts[0][2], parts[-1][2]
+    when = ""
+    if first is not None and last is not None:  # spans are seconds of the tables' times (UTC when a zone was given)
+        fmt = "%Y-%m-%d %H:%M"
+        zone = "" if joined.tz == NAIVE else " UTC"
+        when = (f", {datetime.fromtimestamp(first[0], timezone.utc).strftime(fmt)} to "
+                f"{datetime.fromtimestamp(last[1], timezone.utc).strftime(fmt)}{zone}")
+    host.nmon_parts = [(None, p, s) for _, p, s in parts]  # the parts' tables live on in the joined one only
+    return (f"one of {len(parts)} recordings of {host.name} joined into one time series "
+            f"({len(joined.times)} snapshots{when})")
+
+
+def _use(host: Host, rec: Any, path: str) -> list[str]:
+    """Make ``rec`` the host's recording and its LPAR section the host's processor series."""
+    notes: list[str] = []
     host.nmon, host.nmon_path = rec, path
     lpar = rec.tables.get("LPAR")
     if lpar is None:
@@ -153,7 +201,7 @@ def apply_recording(host: Host, rec: Any, path: str) -> list[str]:
     lines = np.asarray(getattr(lpar, "lines", []), dtype=np.int64).tolist()[:n]
     lines += [first] * (n - len(lines))
     series.samples = SnapshotRows(columns)  # type: ignore[assignment]  # read like a list of dicts
-    series.evidence = SnapshotEvidence(path, lines)  # type: ignore[assignment]  # read like a list
+    series.evidence = SnapshotEvidence(path, lines, lpar)  # type: ignore[assignment]  # read like a list
     known = entitled[~np.isnan(entitled)] if entitled is not None else []
     if len(known):
         series.config["ent"] = f"{float(known[-1]):.2f}"

@@ -50,6 +50,23 @@ class NmonTable:
     first_line: int = 0  # 1-based line of the section's header (or first row when it has none)
     lines: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     text: dict[str, np.ndarray] = field(default_factory=dict)  # column -> array of str, one per row
+    # Rows of recordings joined into one (``nmon.join``): the files they were read from, and the
+    # index in ``sources`` of each row's file. Empty for a table read from one file.
+    sources: tuple[str, ...] = ()
+    source_index: np.ndarray | None = None
+
+    def source_of(self, row: int, default: str) -> str:
+        """The file row ``row`` was read from: ``default`` (the recording's file) unless recordings were joined."""
+        if self.source_index is None or not 0 <= row < len(self.source_index):
+            return default
+        return self.sources[int(self.source_index[row])]
+
+    def row_in_source(self, row: int) -> int:
+        """The 0-based place of row ``row`` among the rows read from its own file (joined rows are
+        numbered on from the parts before them; a citation counts within the file it names)."""
+        if self.source_index is None or not 0 <= row < len(self.source_index):
+            return row
+        return row - int(np.searchsorted(self.source_index, self.source_index[row], side="left"))
 
     @property
     def timestamps(self) -> np.ndarray:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ...model.estate import Evidence, Host
+from ...model.rows import row_origin
 from ...sizing import series_checks as sc
 from ..changes import MS
 from ..config import Config
@@ -30,8 +31,12 @@ def _col(table: Any, name: str) -> np.ndarray | None:
 
 def _rows(host: Host, table: Any, indexes: Any, limit: int = 2) -> list[Evidence]:
     lines = getattr(table, "lines", [])  # one per row: only the cited ones are read
-    return [Evidence(host.nmon_path or "?", int(lines[i]), f"{table.name} row {i + 1}")
-            for i in islice(indexes, limit) if 0 <= i < len(lines)]
+    out = []
+    for i in islice(indexes, limit):
+        if 0 <= i < len(lines):
+            path, row = row_origin(table, i, host.nmon_path or "?")  # joined recordings: the row's own file
+            out.append(Evidence(path, int(lines[i]), f"{table.name} row {row + 1}"))
+    return out
 
 
 def _lcpu(host: Host) -> float | None:

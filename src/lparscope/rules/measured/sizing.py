@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ...model.estate import Evidence, Host
+from ...model.rows import row_origin
 from ...sizing.series_checks import vp_bound
 from ..changes import partition_change, propose
 from ..config import Config, threshold
@@ -30,7 +31,8 @@ def _row_evidence(host: Host, indexes: list[int]) -> list[Evidence]:
     out = []
     for i in indexes:
         if 0 <= i < len(lines):
-            out.append(Evidence(path, int(lines[i]), f"LPAR snapshot {i + 1}"))
+            own, row = row_origin(lpar, i, path)  # joined recordings: the row's own file
+            out.append(Evidence(own, int(lines[i]), f"LPAR snapshot {row + 1}"))
     return out
 
 
