@@ -141,7 +141,7 @@ def _episode(cls: type, check: str, t: np.ndarray, measure: np.ndarray, hits: np
                longest_run=(first, last), longest_run_seconds=run_seconds,
                worst_index=worst, worst_value=float(measure[worst]),
                mean_value=float(measure[valid].mean()),
-               indexes=tuple(int(i) for i in np.flatnonzero(hits)[:INDEX_LIMIT]),
+               indexes=tuple(np.flatnonzero(hits)[:INDEX_LIMIT].tolist()),
                subject=subject, **extra)
 
 
