@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
     def collector(
         target: Target = typer.Argument(..., help="aix, vios or hmc."),
         output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the script to FILE (default: print it)."),
-        interval: int = typer.Option(5, "--interval", min=1, help="Seconds between samples (lparstat, iostat)."),
+        interval: int = typer.Option(5, "--interval", min=1, help="Seconds between samples (lparstat, vmstat, iostat)."),
         count: int = typer.Option(12, "--count", min=1, help="Number of samples."),
         timeout: int = typer.Option(120, "--timeout", min=1, help="Seconds allowed to each command."),
         amepat_minutes: int = typer.Option(0, "--amepat-minutes", min=0, help="AIX: also run amepat for N minutes (0: no)."),

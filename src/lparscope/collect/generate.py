@@ -38,7 +38,7 @@ REMEMBER = {("lsdev", "-C"): "LSDEV", ("lsdev",): "LSDEV", ("lparstat", "-i"): "
 class Options:
     """What the user chose on the command line."""
 
-    interval: int = 5  # seconds between samples (lparstat, iostat)
+    interval: int = 5  # seconds between samples (lparstat, vmstat, iostat)
     count: int = 12  # number of samples
     timeout: int = 120  # seconds allowed to each command
     amepat_minutes: int = 0  # 0: no amepat

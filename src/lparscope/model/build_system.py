@@ -131,6 +131,24 @@ def _vmstat_hyp(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     host.memory_io = _series(host.memory_io, parsed, path, offset, lambda r: dict(r.values))
 
 
+@_applies("vmstat")
+def _vmstat_interval(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    """Each vmstat interval output is its own run: reports of two runs are not one series."""
+    run: Series | None = None
+    for rec in parsed.records:
+        if type(rec).__name__ == "VmstatHeader":
+            typed = {"lcpu_count": rec.lcpu, "interval_s": rec.interval_s}  # numbers as the parser read them
+            run = Series(config={**rec.values, **{k: f"{v:g}" for k, v in typed.items() if v}})
+            host.vmstat_runs.append(run)
+            continue
+        if run is None:
+            run = Series()
+            host.vmstat_runs.append(run)
+        run.samples.append({**rec.values, "elapsed_s": rec.elapsed_s})
+        run.evidence.append(Evidence(path, offset + rec.line))
+    host.vmstat_runs[:] = [r for r in host.vmstat_runs if r.samples]
+
+
 @_applies("lparstat-E")
 def _lparstat_spurr(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     def row(r):  # type: ignore[no-untyped-def]

@@ -203,6 +203,9 @@ class Host:
     hcalls: list[Sourced] = field(default_factory=list)  # lparstat -H rows
     memory_io: Series | None = None  # lparstat -m / vmstat -h samples (AMS page-ins, loan, I/O entitlement)
     spurr: Series | None = None  # lparstat -E samples (actual vs frequency-normalised use)
+    # vmstat interval outputs, one Series each (run queue, paging, scan rate, pc/ec): a sample's
+    # "elapsed_s" is its time since the output's first report, None when the output does not tell it
+    vmstat_runs: list[Series] = field(default_factory=list)
     protocol_stats: Sourced | None = None  # netstat -s counters read by name (NetstatSummary), the last read
     vnic_servers: dict[str, Sourced] = field(default_factory=dict)  # vnicstat, by vNIC server (vnicserverN)
     files: list[str] = field(default_factory=list)

@@ -1,53 +1,30 @@
-"""Rules on the time series of an nmon recording: run queue, paging, network errors, SEA traffic.
+"""Rules on measured time series: run queue, paging, network errors, SEA traffic.
 
 Each reads one nmon section kept on the host (host.nmon.tables) through a pure check of
-lparscope.sizing.series_checks and cites the section rows where the condition held.
+lparscope.sizing.series_checks and cites the rows where the condition held. The run queue and
+paging rules read the host's vmstat interval outputs when it has no recording with the section
+(``_streams``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice
 from typing import Any
 
 import numpy as np
 
-from ...model.estate import Evidence, Host
-from ...model.rows import row_origin
+from ...model.estate import Host
 from ...sizing import series_checks as sc
 from ..changes import MS
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
+from ._streams import Stream, column, nmon_rows, nmon_table, streams
 
 
-def _table(host: Host, name: str) -> Any:
-    rec = host.nmon
-    return rec.tables.get(name) if rec is not None else None
-
-
-def _col(table: Any, name: str) -> np.ndarray | None:
-    return np.asarray(table.column(name), dtype=float) if name in table.columns else None
-
-
-def _rows(host: Host, table: Any, indexes: Any, limit: int = 2) -> list[Evidence]:
-    lines = getattr(table, "lines", [])  # one per row: only the cited ones are read
-    out = []
-    for i in islice(indexes, limit):
-        if 0 <= i < len(lines):
-            path, row = row_origin(table, i, host.nmon_path or "?")  # joined recordings: the row's own file
-            out.append(Evidence(path, int(lines[i]), f"{table.name} row {row + 1}"))
-    return out
-
-
-def _lcpu(host: Host) -> float | None:
-    lpar = _table(host, "LPAR")
-    if lpar is not None and "logicalCPUs" in lpar.columns:
-        v = _col(lpar, "logicalCPUs")
-        v = v[~np.isnan(v)] if v is not None else None
-        if v is not None and v.size:
-            return float(v[-1])
-    cpus = (host.nmon.header.get("cpus") or "").split(",")[0] if host.nmon else ""
-    return float(cpus) if cpus.strip().isdigit() else None
+def _worst(found: list[tuple[Stream, Any]]) -> tuple[Stream, Any] | None:
+    """Of the episodes found in several streams (vmstat runs), the one where the condition held most."""
+    found = [(st, ep) for st, ep in found if ep is not None]
+    return max(found, key=lambda x: (x[1].share, x[1].n_hits)) if found else None
 
 
 @rule(
@@ -55,24 +32,24 @@ def _lcpu(host: Host) -> float | None:
     title="More runnable threads than logical CPUs, persistently",
     severity="warning",
     category="processor",
-    source="rules-catalogue CPU (run queue); nmon PROC Runnable (practitioner threshold, not from the seeds)",
+    source="rules-catalogue CPU (run queue); nmon PROC Runnable or vmstat r (practitioner threshold, not from the seeds)",
     rationale="""On AIX the run queue counts running and ready threads. More of them than logical CPUs, for a
     sustained time, means threads wait for a processor: the partition needs more VPs or entitlement (or
     the workload queues by design). The threshold of 1 thread per logical CPU is a practitioner rule.""",
 )
 def runq(host: Host, cfg: Config) -> Iterator[Finding]:
-    proc = _table(host, "PROC")
-    lcpu = _lcpu(host)
-    r = _col(proc, "Runnable") if proc is not None else None
-    if r is None or not lcpu:
+    found = []
+    for st in streams(host, "PROC", {"r": "Runnable"}, {"r": "r"}):
+        if st.lcpu:
+            found.append((st, sc.run_queue_per_lcpu(st.times, st.columns["r"], st.lcpu, persistence=st.persistence)))
+    worst = _worst(found)
+    if worst is None:
         return
-    ep = sc.run_queue_per_lcpu(proc.times, r, lcpu)
-    if ep is None:
-        return
+    st, ep = worst
     yield finding(runq, host, "run queue",
-                  f"{host.name}: run queue above {ep.threshold:g} per logical CPU ({lcpu:.0f} lcpu) in {ep.n_hits} of "
-                  f"{ep.n_samples} snapshots; worst {ep.worst_value:.1f} per lcpu.",
-                  evidence=_rows(host, proc, [ep.worst_index] if ep.worst_index is not None else ep.indexes),
+                  f"{host.name}: run queue above {ep.threshold:g} per logical CPU ({st.lcpu:.0f} lcpu) in {ep.n_hits} of "
+                  f"{ep.n_samples} {st.what}; worst {ep.worst_value:.1f} per lcpu.",
+                  evidence=st.cite([ep.worst_index] if ep.worst_index is not None else ep.indexes),
                   fix=Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {host.name} --procs 1 --procunits 0.5",
                                     "# or check for a runaway process first: topas, ps -ef -o pcpu,args | sort -rn | head"]),
                   rollback=Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {host.name} --procs 1 --procunits 0.5"]),
@@ -85,28 +62,25 @@ def runq(host: Host, cfg: Config) -> Iterator[Finding]:
     severity="warning",
     category="memory",
     source="rules-catalogue MEM-08; 000_31a80e54567cd02b.txt §3.2.6",
-    rationale="""Paging-space page-ins and page-outs (nmon PAGE pgsin/pgsout) sustained over the recording mean
+    rationale="""Paging-space page-ins and page-outs (nmon PAGE pgsin/pgsout, vmstat pi/po) sustained over the recording mean
     the partition's working set does not fit its real memory: add memory (or, with AME, lower the factor).""",
 )
 def paging_series(host: Host, cfg: Config) -> Iterator[Finding]:
-    page = _table(host, "PAGE")
-    if page is None:
+    found = [(st, sc.paging_activity(st.times, st.columns["in"], st.columns["out"], persistence=st.persistence))
+             for st in streams(host, "PAGE", {"in": "pgsin", "out": "pgsout"}, {"in": "pi", "out": "po"})]
+    worst = _worst(found)
+    if worst is None:
         return
-    i, o = _col(page, "pgsin"), _col(page, "pgsout")
-    if i is None or o is None:
-        return
-    ep = sc.paging_activity(page.times, i, o)
-    if ep is None:
-        return
+    st, ep = worst
     add = int((host.partition.online_memory_mb or 0) * 0.25) if host.partition else 0
     yield finding(paging_series, host, "paging space",
-                  f"{host.name}: paging-space pages in+out per second > 0 in {ep.n_hits} of {ep.n_samples} snapshots "
-                  f"(worst {ep.worst_value:.0f}/s, longest run {ep.longest_run_seconds / 60:.0f} min).",
-                  evidence=_rows(host, page, ep.indexes),
+                  f"{host.name}: paging-space pages in+out per second > 0 in {ep.n_hits} of {ep.n_samples} {st.what} "
+                  f"(worst {ep.worst_value:.0f}/s{st.run_text(ep)}).",
+                  evidence=st.cite(ep.indexes),
                   fix=Commands(root=["svmon -G -O unit=MB", "lsps -a"],
                                hmc=[f"chhwres -m {MS} -r mem -o a -p {host.name} -q {add or '<MB>'}"]),
                   rollback=Commands(hmc=[f"chhwres -m {MS} -r mem -o r -p {host.name} -q {add or '<MB>'}"]),
-                  disruption=["dlpar"], values={"current": f"{ep.share:.0%} of snapshots paging", "suggested": "0"})
+                  disruption=["dlpar"], values={"current": f"{ep.share:.0%} of {st.what} paging", "suggested": "0"})
 
 
 @rule(
@@ -119,20 +93,20 @@ def paging_series(host: Host, cfg: Config) -> Iterator[Finding]:
     shows none. Look at the adapter below it (entstat -d: CRC, no resource, hypervisor failures).""",
 )
 def net_errors(host: Host, cfg: Config) -> Iterator[Finding]:
-    t = _table(host, "NETERROR")
+    t = nmon_table(host, "NETERROR")
     if t is None:
         return
     per_if: dict[str, np.ndarray] = {}
     for c in t.columns:
         iface = c.split("-")[0]
-        v = _col(t, c)
+        v = column(t, c)
         if v is not None:
             per_if[iface] = np.nan_to_num(per_if.get(iface, np.zeros_like(v))) + np.nan_to_num(v)
     for ep in sc.network_errors(t.times, per_if)[:3]:
         ent = "ent" + (ep.subject or "en")[2:] if (ep.subject or "").startswith("en") else ep.subject
         yield finding(net_errors, host, ep.subject or "?",
                       f"{host.name}: {ep.subject} had errors in {ep.n_hits} of {ep.n_samples} snapshots (worst {ep.worst_value:.0f}).",
-                      evidence=_rows(host, t, ep.indexes),
+                      evidence=nmon_rows(host, t, ep.indexes),
                       fix=Commands(root=[f"entstat -d {ent} | egrep -i 'error|crc|resource|failure'", f"errpt -a -N {ent}"]),
                       rollback=Commands(root=["# the commands above only read counters: nothing to roll back"]),
                       values={"current": f"{ep.share:.0%} of snapshots with errors", "suggested": "0"})
@@ -149,12 +123,12 @@ def net_errors(host: Host, cfg: Config) -> Iterator[Finding]:
     set beside the VIOS entitlement, tells whether the VIOS has the processor its SEA needs.""",
 )
 def sea_traffic(host: Host, cfg: Config) -> Iterator[Finding]:
-    t = _table(host, "SEA")
+    t = nmon_table(host, "SEA")
     if t is None or not host.is_vios:
         return
     seas = sorted({c.split("-")[0] for c in t.columns if c.endswith("KB/s")})
     for sea in seas:
-        r, w = _col(t, f"{sea}-read-KB/s"), _col(t, f"{sea}-write-KB/s")
+        r, w = column(t, f"{sea}-read-KB/s"), column(t, f"{sea}-write-KB/s")
         if r is None or w is None:
             continue
         dev = host.devices.get(sea)
@@ -168,7 +142,7 @@ def sea_traffic(host: Host, cfg: Config) -> Iterator[Finding]:
                       f"by 002 ({'threaded' if threaded else 'not threaded'}) that is about "
                       f"{tr.cpu_estimate_duplex:.2f} (two-way) to {tr.cpu_estimate_simplex:.2f} (one-way) POWER5 cores at peak"
                       + (f" against EC {ec}." if ec else "."),
-                      evidence=_rows(host, t, [tr.peak_index]),
+                      evidence=nmon_rows(host, t, [tr.peak_index]),
                       fix=Commands(padmin=[f"seastat -d {sea}   # per-client traffic (enable accounting first)"]),
                       rollback=Commands(padmin=["# reading only: nothing to roll back"]),
                       values={"current": f"peak {tr.peak_gbit:.2f} Gbit/s", "suggested": "VIOS EC covering it"})
