@@ -99,3 +99,12 @@ def test_recordings_of_another_frame_or_partition_number_are_not_joined(tmp_path
     said = st["b.nmon"].warnings[0][1]
     assert "instead of its recording" in said and "another frame serial: 0212345, not 0267890" in said
     assert not st["a.nmon"].reason and not st["b.nmon"].reason
+
+
+def test_the_charts_of_joined_recordings_span_every_part(tmp_path: Path) -> None:
+    from lparscope.report.nmon_charts import host_charts
+
+    a, _ = _run(tmp_path, {"a.nmon": _nmon(10, 5), "b.nmon": _nmon(11, 3)})
+    physc = next(c for c in host_charts(a.estate.hosts["aix9"]) if c.get("kind") == "physc")
+    assert physc["series"][0]["values"] == [0.51, 0.52, 0.53, 0.54, 0.55, 0.51, 0.52, 0.53]
+    assert len(physc["x"]) == 8 and physc["x"] == sorted(physc["x"])  # day 10, then day 11

@@ -29,6 +29,7 @@ Every value keeps where it was read: ``evidence[attr]`` on frames and partitions
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,7 +181,7 @@ class FramePartition:
     veth: list[VirtualEth] = field(default_factory=list)
     vscsi: list[VirtualSlot] = field(default_factory=list)
     vfc: list[VirtualSlot] = field(default_factory=list)
-    use: list[UseSample] = field(default_factory=list)  # lslparutil: processor units used per interval
+    use: Sequence[UseSample] = field(default_factory=list)  # lslparutil: processor units used per interval (a UseSeries)
     host: str | None = None  # joined Host name
     join: str | None = None  # how it was joined
     evidence: dict[str, Evidence] = field(default_factory=dict)
@@ -225,9 +226,12 @@ class FramePartition:
         return hpt_mb(self.mem_max, divisor)
 
     def peak_use(self) -> float | None:
-        return max((u.physc for u in self.use), default=None)
+        return _peak(self.use)
 
     def mean_use(self) -> float | None:
+        col = getattr(self.use, "physc", None)  # a UseSeries keeps the column (model.use_series)
+        if col is not None:
+            return float(col.mean()) if len(col) else None
         return sum(u.physc for u in self.use) / len(self.use) if self.use else None
 
 
@@ -238,11 +242,18 @@ class SharedPool:
     max_units: float | None = None  # max_pool_proc_units (named pools) or the default pool's size
     reserved_units: float | None = None
     partitions: list[str] = field(default_factory=list)
-    use: list[UseSample] = field(default_factory=list)  # lslparutil -r pool / procpool
+    use: Sequence[UseSample] = field(default_factory=list)  # lslparutil -r pool / procpool (a UseSeries)
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     def peak_use(self) -> float | None:
-        return max((u.physc for u in self.use), default=None)
+        return _peak(self.use)
+
+
+def _peak(use: Any) -> float | None:
+    col = getattr(use, "physc", None)  # a UseSeries keeps the column (model.use_series)
+    if col is not None:
+        return float(col.max()) if len(col) else None
+    return max((u.physc for u in use), default=None)
 
 
 @dataclass

@@ -14,8 +14,9 @@ from typing import Any
 
 from ..numbers import finite_int
 from .estate import Evidence
-from .frame import Frame, SharedPool, UseSample
+from .frame import Frame, SharedPool
 from .frame_records import FrameSet, HmcItem
+from .use_series import UseSeries
 
 Rows = list[tuple[HmcItem, list[int]]]  # (table, its rows) in reading order
 
@@ -106,7 +107,7 @@ def _sample_where(it: HmcItem, row: int, key: str, shared: dict[tuple[int, str],
     return ev, it.src.offset + line
 
 
-def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> list[UseSample]:
+def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> UseSeries:
     """Processor units used per interval from cumulative cycle counters."""
     import numpy as np
 
@@ -131,23 +132,22 @@ def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> list[UseSample]:
         ok = ~(np.isnan(t0) | np.isnan(t1) | np.isnan(u0) | np.isnan(u1)) & (t1 != t0)
         # time_cycles is counted descending by lslparutil (newest first): take the absolute interval
         physc = np.abs(u1 - u0) / np.abs(t1 - t0)
-    out: list[UseSample] = []
     valid = np.flatnonzero(ok)
-    used_at = physc[valid].tolist()
+    used_at = np.array([round(v, 3) for v in physc[valid].tolist()], dtype=np.float64)
+    at = [rows[j + 1] for j in valid.tolist()]  # each sample is the interval that ends at its row
     first = rows[0][0]
     if all(it is first for it, _ in rows) and not first.rec.field_lines:
         # One table, each row on its line (the usual listing): every sample counted has its used
         # cycles, so its evidence is its row's line (what _sample_where gives, without its lookups).
-        where = Evidence(first.src.path, 0, used_key[0])
-        times, lines, offset = first.rec.time, first.rec.line, first.src.offset
-        for j, v in zip(valid.tolist(), used_at):
-            row = rows[j + 1][1]
-            out.append(UseSample(times[row], round(v, 3), where, offset + int(lines[row])))
-        return out
+        times, lines = first.rec.time, first.rec.line
+        idx = np.array([r for _, r in at], dtype=np.int64)
+        return UseSeries([times[r] for _, r in at], used_at, Evidence(first.src.path, 0, used_key[0]),
+                         first.src.offset + np.asarray(lines, dtype=np.int64)[idx])
     shared: dict[tuple[int, str], Evidence] = {}
-    for j, v in zip(valid.tolist(), used_at):
-        it, row = rows[j + 1]
+    wheres: list[Evidence | None] = []
+    line_of: list[int] = []
+    for it, row in at:
         where, line = _sample_where(it, row, used_key[0], shared)
-        out.append(UseSample(it.rec.time[row], round(v, 3), where, line))
-    return out
-
+        wheres.append(where)
+        line_of.append(line)
+    return UseSeries([it.rec.time[row] for it, row in at], used_at, wheres, np.array(line_of, dtype=np.int64))

@@ -71,16 +71,25 @@ def _nmon_sizing(host: Host, peak: tuple[time, time] | None) -> tuple[Sizing, fl
     return sz, _span_seconds(lpar.times)
 
 
+def _dated(use: Any) -> tuple[list[Any], np.ndarray]:
+    """(times, processor units) of the samples whose time was read."""
+    dated = getattr(use, "dated", None)  # a UseSeries gives its columns (model.use_series)
+    if dated is not None:
+        times, physc, _ = dated()
+        return times, physc
+    samples = [u for u in use if u.time is not None and not isinstance(u.time, str)]
+    return [u.time for u in samples], np.array([u.physc for u in samples], dtype=float)
+
+
 def _hmc_sizing(host: Host, fp: FramePartition, peak: tuple[time, time] | None) -> tuple[Sizing, float] | None:
-    samples = [u for u in fp.use if u.time is not None]
-    if len(samples) < MIN_HMC_SAMPLES:
+    when, physc = _dated(fp.use)
+    if len(when) < MIN_HMC_SAMPLES:
         return None
-    stamps = [u.time.replace(tzinfo=None) if getattr(u.time, "tzinfo", None) is not None else u.time for u in samples]
+    stamps = [t.replace(tzinfo=None) if getattr(t, "tzinfo", None) is not None else t for t in when]
     if all(type(t) is datetime for t in stamps):  # the usual case: converted in one call
         times = datetime64_of(stamps)
     else:
         times = np.array([np.datetime64(t, "s") for t in stamps])
-    physc = np.array([u.physc for u in samples], dtype=float)
     steps = np.diff(np.sort(times)).astype(float)
     if steps.size and float(np.median(steps)) > MAX_STEP_SECONDS:
         return None  # daily averages (an HMC Scanner usage sheet) hide the peak: not a series to size from
@@ -104,7 +113,13 @@ def size_host(host: Host, peak: tuple[time, time] | None = None, frame_partition
     sz, _span = max(usable, key=lambda x: (x[1], x[0].n_samples))
     host.sizing = sz
     if frame_partition is not None and sz.series.startswith("HMC"):
-        host.sizing_evidence = [u for u in frame_partition.use if u.time is not None]
+        dated = getattr(frame_partition.use, "dated", None)
+        if dated is not None:  # the samples sized from, in the order sized (indexes of the sizing)
+            _, _, idx = dated()
+            use = frame_partition.use
+            host.sizing_evidence = use if len(idx) == len(use) else [use[int(i)] for i in idx]
+        else:
+            host.sizing_evidence = [u for u in frame_partition.use if u.time is not None and not isinstance(u.time, str)]
 
 
 def size_estate(estate: Estate, peak: tuple[time, time] | None = None) -> None:
