@@ -29,7 +29,7 @@ def test_plain_listing_is_read_column_wise_with_the_same_samples():
     table = ut.read_plain(lines, 0, len(lines), "lpar", "f1")
     assert table is not None and len(table) == 12
     assert isinstance(table.columns["capped_cycles"], np.ndarray)
-    assert isinstance(table.columns["lpar_name"], list)
+    assert isinstance(table.columns["lpar_name"], ut.Coded) and table.columns["lpar_name"].codes.dtype.itemsize == 1
     assert table.samples() == _line_by_line(lines)
     s = table.sample(3)
     assert (s.time, s.lpar_name, s.lpar_id, s.line, s.num("capped_cycles")) == (

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -67,15 +67,45 @@ class UtilSample:
         return v if isinstance(v, float) else None
 
 
+class Coded(Sequence[Any]):
+    """A column whose values repeat (times, event and resource types, partition names and ids): each
+    distinct value once, and a small integer code per row. A day of a frame's samples is ~1,700 rows
+    of a dozen such columns; as lists they held a pointer per row and column (8 bytes), as codes 2."""
+
+    __slots__ = ("codes", "values")
+
+    def __init__(self, codes: Any, values: list[Any]) -> None:
+        self.codes, self.values = codes, values  # numpy unsigned ints; values[code]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self.values[c] for c in self.codes[i].tolist()]
+        return self.values[self.codes[i]]
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(self.values.__getitem__, self.codes.tolist())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, (list, tuple, Coded)) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # a column, compared by its values
+
+    def __repr__(self) -> str:
+        return f"Coded({list(self)!r})"
+
+
 @dataclass
 class UtilTable:
     """The ``lslparutil`` events of one command output, a column per attribute (row ``i``: event ``i``)."""
 
     line: Any  # numpy int64 array: 1-based line of each event
-    columns: dict[str, Any]  # attribute -> float array (every value a number) or list of float | str | None (None: not given)
-    time: list[datetime | str]
-    resource: list[str]
-    lpar_id: list[int | None]
+    columns: dict[str, Any]  # attribute -> float array (every value a number), Coded text (TEXT_KEYS) or list of float | str | None (None: not given)
+    time: Sequence[datetime | str]  # Coded
+    resource: Sequence[str]  # Coded
+    lpar_id: Sequence[int | None]  # Coded
     system: str | None = None
     field_lines: dict[int, dict[str, int]] = field(default_factory=dict)  # rows whose attributes span lines
 
@@ -91,7 +121,7 @@ class UtilTable:
         if col is None:
             return None
         v = col[row]
-        return float(v) if not isinstance(col, list) else v
+        return v if isinstance(col, (list, Coded)) else float(v)
 
     def text(self, key: str, row: int) -> str | None:
         v = self.value(key, row)
@@ -108,7 +138,7 @@ class UtilTable:
         col = self.columns.get(key)
         if col is None:
             return np.full(len(self), np.nan)
-        if not isinstance(col, list):
+        if not isinstance(col, (list, Coded)):
             return col
         return np.array([v if isinstance(v, float) else np.nan for v in col], dtype=np.float64)
 
@@ -124,7 +154,7 @@ class UtilTable:
         for k, col in self.columns.items():
             v = col[row]
             if v is not None:
-                attrs[k] = float(v) if not isinstance(col, list) else v
+                attrs[k] = v if isinstance(col, (list, Coded)) else float(v)
         line = int(self.line[row])
         lines = self.field_lines.get(row, dict.fromkeys(attrs, line))
         event = attrs.get("event_type")
@@ -183,9 +213,9 @@ def _typed(line: Any, raw: dict[str, list[str | None]], n: int, resource: str | 
            field_lines: dict[int, dict[str, int]]) -> UtilTable:
     columns = {k: (_text_column(col) if k in TEXT_KEYS else _number_column(col)) for k, col in raw.items()}
     none = [None] * n
-    times = _per_value(raw.get("time", none), lambda v: parse_time(v or "") or (shared_value(v) if v else ""))
-    res = _per_value(raw.get("resource_type", none), lambda v: shared_value(v) if v else (resource or "unknown"))
-    ids = _per_value(raw.get("lpar_id", none), lambda v: hv.as_int({"lpar_id": v}, "lpar_id") if v is not None else None)
+    times = _coded(raw.get("time", none), lambda v: parse_time(v or "") or (shared_value(v) if v else ""))
+    res = _coded(raw.get("resource_type", none), lambda v: shared_value(v) if v else (resource or "unknown"))
+    ids = _coded(raw.get("lpar_id", none), lambda v: hv.as_int({"lpar_id": v}, "lpar_id") if v is not None else None)
     return UtilTable(line, columns, times, res, ids, system, field_lines)
 
 
@@ -195,8 +225,18 @@ def _per_value(col: list[str | None], conv: Any) -> list[Any]:
     return list(map(seen.__getitem__, col))
 
 
-def _text_column(col: list[str | None]) -> list[str | None]:
-    return _per_value(col, lambda v: shared_value(v) if v is not None else None)
+def _coded(col: list[str | None], conv: Any) -> Coded:
+    """``conv`` of each value as a :class:`Coded` column (``conv`` once per distinct value)."""
+    import numpy as np
+
+    distinct = list(dict.fromkeys(col))
+    code = {v: i for i, v in enumerate(distinct)}
+    dtype = np.uint8 if len(distinct) <= 256 else np.uint16 if len(distinct) <= 65536 else np.uint32
+    return Coded(np.fromiter(map(code.__getitem__, col), dtype, len(col)), [conv(v) for v in distinct])
+
+
+def _text_column(col: list[str | None]) -> Coded:
+    return _coded(col, lambda v: shared_value(v) if v is not None else None)
 
 
 def _number_column(col: list[str | None]) -> Any:
