@@ -78,3 +78,13 @@ def test_rows_that_do_not_fit_the_header_are_said() -> None:
     _, rows = split(r)
     assert len(rows) == 1 and rows[0].line == 4
     assert [(w.line, w.message) for w in r.warnings] == [(3, "4 values for 17 columns: not read")]
+
+
+def test_a_pipe_or_redirection_after_the_command_is_not_its_interval() -> None:
+    body = (FIX / "aix71_dedicated_Iw_2_5.txt").read_text().split("\n", 1)[1]
+    for command in ("vmstat -Iw 2 5 | tee /tmp/vm.out", "vmstat -Iw 2 5 > /tmp/vm.out 2>&1"):
+        text = f"# {command}\n{body}"
+        assert vi.detect(text) >= 90, command
+        (head,), rows = split(vi.parse(text))
+        assert head.interval_s == 2.0 and len(rows) == 5
+    assert vi.detect(f"# vmstat\n{body}") <= 5  # one report of averages since boot: not a series

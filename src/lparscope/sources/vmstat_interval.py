@@ -39,7 +39,7 @@ from .base import Parsed, command_matches, output_head, preamble, starts_with_pr
 KIND = "vmstat"
 TITLE = "vmstat [-t] [-w] [-I] [-c] interval [count]"
 # flags of the one-shot reports (-v -s -h -f -i -P -p -l alone ...) are other kinds; these keep the interval table
-COMMANDS = [r"^vmstat(?:\s+-[twIWcl@]+|\s+-@\s*\S+|\s+hdisk\d+)*\s+\d+(?:\s+\d+)?\s*$"]
+COMMANDS = [r"^vmstat(?:\s+-[twIWcl@]+|\s+-@\s*\S+|\s+hdisk\d+)*\s+\d+(?:\s+\d+)?\s*(?:[|>;&].*)?$"]
 STARTS = re.compile(r"^\s*System configuration:\s*lcpu=|^\s*kthr\s+memory\s+page\b")
 
 _CONFIG_RE = re.compile(r"^\s*System configuration:\s*(?P<body>.*)$")
@@ -81,7 +81,7 @@ def _interval(command: str | None) -> float | None:
     """The interval of ``vmstat [flags] interval [count]``."""
     if not command:
         return None
-    words = command.split()
+    words = re.split(r"[|>;&]", command, maxsplit=1)[0].split()  # not what a pipe or redirection adds
     numbers = [w for w in words[1:] if w.isdigit()]
     if not numbers or words[0] != "vmstat":
         return None
