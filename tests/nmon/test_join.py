@@ -99,3 +99,17 @@ def test_another_frame_or_partition_number_is_said(tmp_path: Path) -> None:
     assert other_partition(mon, tue) == "frame serial: 21C3D4E, not 78AB12C"
     del mon.header["SerialNumber"], mon.header["LPARNumberName"]
     assert other_partition(mon, tue) == ""  # nothing to tell them apart
+
+
+def test_the_joined_recording_keeps_nothing_of_its_parts_but_their_times(tmp_path: Path) -> None:
+    import gc
+    import weakref
+
+    a = _read(tmp_path, "a.nmon", _day(10, ["hdisk0"]))
+    b = _read(tmp_path, "b.nmon", _day(11, ["hdisk0"]))
+    gone = [weakref.ref(a[0].tables["DISKBUSY"]), weakref.ref(b[0].tables["LPAR"])]
+    joined = join_recordings([a, b])
+    del a, b
+    gc.collect()
+    assert all(ref() is None for ref in gone)  # the parts' sections are freed: only the joined copy lives
+    assert len(joined.times) == 6 and sorted(joined.times)[:2] == ["T0001", "T0002"]

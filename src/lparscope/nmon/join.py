@@ -68,15 +68,15 @@ def other_partition(a: NmonRecording, b: NmonRecording) -> str:
 class JoinedTimes(Mapping[str, datetime]):
     """The snapshot times of the joined recording, by its own tokens (``T0289`` ...), made on first use."""
 
-    def __init__(self, parts: list[NmonRecording], offsets: list[int]) -> None:
-        self._parts, self._offsets = parts, offsets
+    def __init__(self, parts: list[Mapping[str, datetime]], offsets: list[int]) -> None:
+        self._parts, self._offsets = parts, offsets  # each part's times only: not its tables
         self._made: dict[str, datetime] | None = None
 
     def _all(self) -> dict[str, datetime]:
         if self._made is None:
             made: dict[str, datetime] = {}
-            for rec, offset in zip(self._parts, self._offsets):
-                for token, when in rec.times.items():
+            for times, offset in zip(self._parts, self._offsets):
+                for token, when in times.items():
                     digits = token[1:] if token[:1] in ("T", "t") else token
                     made[f"T{int(digits) + offset:04d}" if digits.isdigit() else token] = when
             self._made = made
@@ -89,7 +89,7 @@ class JoinedTimes(Mapping[str, datetime]):
         return iter(self._all())
 
     def __len__(self) -> int:
-        return len(self._all()) if self._made is not None else sum(len(r.times) for r in self._parts)
+        return len(self._all()) if self._made is not None else sum(len(t) for t in self._parts)
 
 
 def _last_snapshot(rec: NmonRecording) -> int:
@@ -121,7 +121,7 @@ def join_recordings(parts: list[tuple[NmonRecording, str]]) -> NmonRecording:
                                 paths, offsets, shared) for name in names}
     last = recs[-1]
     return NmonRecording(host=last.host, header=dict(last.header), header_lines=dict(last.header_lines), tz=last.tz,
-                         times=JoinedTimes(recs, offsets), tables=tables, config=list(last.config),
+                         times=JoinedTimes([r.times for r in recs], offsets), tables=tables, config=list(last.config),
                          bytes_read=sum(r.bytes_read for r in recs), lines=sum(r.lines for r in recs))
 
 
