@@ -19,12 +19,13 @@ caller sees that with :func:`time_span`, :func:`overlaps` and :func:`other_parti
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 
 import numpy as np
 
 from .model import NmonRecording, NmonTable
+from .snapshots import LazyTimes
 
 Span = tuple[int, int]  # (first, last) known snapshot time, seconds since the epoch
 
@@ -65,31 +66,22 @@ def other_partition(a: NmonRecording, b: NmonRecording) -> str:
     return ""
 
 
-class JoinedTimes(Mapping[str, datetime]):
+class JoinedTimes(LazyTimes):
     """The snapshot times of the joined recording, by its own tokens (``T0289`` ...), made on first use."""
 
     def __init__(self, parts: list[Mapping[str, datetime]], offsets: list[int]) -> None:
         self._parts, self._offsets = parts, offsets  # each part's times only: not its tables
-        self._made: dict[str, datetime] | None = None
 
-    def _all(self) -> dict[str, datetime]:
-        if self._made is None:
-            made: dict[str, datetime] = {}
-            for times, offset in zip(self._parts, self._offsets):
-                for token, when in times.items():
-                    digits = token[1:] if token[:1] in ("T", "t") else token
-                    made[f"T{int(digits) + offset:04d}" if digits.isdigit() else token] = when
-            self._made = made
-        return self._made
+    def _make(self) -> dict[str, datetime]:
+        made: dict[str, datetime] = {}
+        for times, offset in zip(self._parts, self._offsets):
+            for token, when in times.items():
+                digits = token[1:] if token[:1] in ("T", "t") else token
+                made[f"T{int(digits) + offset:04d}" if digits.isdigit() else token] = when
+        return made
 
-    def __getitem__(self, token: str) -> datetime:
-        return self._all()[token]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._all())
-
-    def __len__(self) -> int:
-        return len(self._all()) if self._made is not None else sum(len(t) for t in self._parts)
+    def _count(self) -> int:
+        return sum(len(t) for t in self._parts)
 
 
 def _last_snapshot(rec: NmonRecording) -> int:

@@ -204,21 +204,21 @@ class Snapshots:
                       np.array([secs[k] for k in keys.tolist()], np.int64), zone)
 
 
-class TimesByToken(Mapping[str, datetime]):
-    """A recording's time of each snapshot token ("T0001" -> naive datetime), made on first use:
-    a long recording has 45,000 of them, a twentieth of its reading time, which the tables (times
-    as one datetime64 array) and the analysis never need."""
+class LazyTimes(Mapping[str, datetime]):
+    """Snapshot times by token ("T0001" -> datetime), made by ``_make`` on first use; ``_count``
+    tells how many without making them."""
 
-    def __init__(self, read: ReadLines, secs: np.ndarray) -> None:
-        self._read: ReadLines | None = read
-        self._secs = secs
-        self._made: dict[str, datetime] | None = None
+    _made: dict[str, datetime] | None = None
+
+    def _make(self) -> dict[str, datetime]:
+        raise NotImplementedError
+
+    def _count(self) -> int:
+        raise NotImplementedError
 
     def _all(self) -> dict[str, datetime]:
         if self._made is None:
-            assert self._read is not None
-            self._made = dict(zip(self._read.tokens(), self._secs.astype("datetime64[s]").astype(object).tolist()))
-            self._read = None
+            self._made = self._make()
         return self._made
 
     def __getitem__(self, token: str) -> datetime:
@@ -228,10 +228,29 @@ class TimesByToken(Mapping[str, datetime]):
         return iter(self._all())
 
     def __len__(self) -> int:
-        return len(self._secs) if self._made is None else len(self._made)  # one token per line: snapshots increase
+        return self._count() if self._made is None else len(self._made)
 
     def __repr__(self) -> str:
         return repr(self._all())
+
+
+class TimesByToken(LazyTimes):
+    """A recording's time of each snapshot token ("T0001" -> naive datetime), made on first use:
+    a long recording has 45,000 of them, a twentieth of its reading time, which the tables (times
+    as one datetime64 array) and the analysis never need."""
+
+    def __init__(self, read: ReadLines, secs: np.ndarray) -> None:
+        self._read: ReadLines | None = read
+        self._secs = secs
+
+    def _make(self) -> dict[str, datetime]:
+        assert self._read is not None
+        made = dict(zip(self._read.tokens(), self._secs.astype("datetime64[s]").astype(object).tolist()))
+        self._read = None
+        return made
+
+    def _count(self) -> int:
+        return len(self._secs)  # one token per line: snapshots increase
 
 
 def _times(tokens: list[str], token_secs: np.ndarray, keys: np.ndarray, key_secs: np.ndarray, zone: tzinfo | None
