@@ -113,3 +113,15 @@ def test_the_joined_recording_keeps_nothing_of_its_parts_but_their_times(tmp_pat
     gc.collect()
     assert all(ref() is None for ref in gone)  # the parts' sections are freed: only the joined copy lives
     assert len(joined.times) == 6 and sorted(joined.times)[:2] == ["T0001", "T0002"]
+
+
+def test_parts_can_be_emptied_as_they_are_joined(tmp_path: Path) -> None:
+    a = _read(tmp_path, "a.nmon", _day(10, ["hdisk0"]))
+    b = _read(tmp_path, "b.nmon", _day(11, ["hdisk0"]))
+    kept = join_recordings([a, b])
+    dropped = join_recordings([_read(tmp_path, "a.nmon", _day(10, ["hdisk0"])), b], drop_parts=True)
+    assert not b[0].tables and a[0].tables  # only the parts given with drop_parts are emptied
+    for name, table in kept.tables.items():
+        other = dropped.tables[name]
+        assert table.columns == other.columns and np.array_equal(table.values, other.values, equal_nan=True)
+        assert (table.times == other.times).all() and table.snapshots.tolist() == other.snapshots.tolist()

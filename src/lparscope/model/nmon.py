@@ -161,8 +161,8 @@ def join_parts(host: Host) -> str:
     parts = host.nmon_parts
     if len(parts) < 2 or any(r is None for r, _, _ in parts):  # one recording, or joined already
         return ""
-    joined = join_recordings([(r, p) for r, p, _ in parts])
     host.nmon = None
+    joined = join_recordings([(r, p) for r, p, _ in parts], drop_parts=True)
     _use(host, joined, parts[-1][1])
     first, last = parts[0][2], parts[-1][2]
     when = ""

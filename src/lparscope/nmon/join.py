@@ -93,9 +93,11 @@ def _last_snapshot(rec: NmonRecording) -> int:
     return top
 
 
-def join_recordings(parts: list[tuple[NmonRecording, str]]) -> NmonRecording:
+def join_recordings(parts: list[tuple[NmonRecording, str]], drop_parts: bool = False) -> NmonRecording:
     """One recording made of ``parts`` (recording, file it was read from), which must not overlap
-    in time (:func:`overlaps`); they are put in time order here."""
+    in time (:func:`overlaps`); they are put in time order here. With ``drop_parts`` each part's
+    section is taken out of it once joined, so that a year of daily files is held about once, not
+    twice, while they are joined (the parts are left without sections)."""
     if not parts:
         raise ValueError("no recordings to join")
     spans = [time_span(rec) for rec, _ in parts]
@@ -108,24 +110,29 @@ def join_recordings(parts: list[tuple[NmonRecording, str]]) -> NmonRecording:
         offsets.append(at)
         at += _last_snapshot(rec)
     names = list(dict.fromkeys(name for rec in recs for name in rec.tables))
-    shared: dict[tuple[int, ...], np.ndarray] = {}  # one joined array for arrays the parts shared
-    tables = {name: _join_table(name, [(k, rec.tables[name]) for k, rec in enumerate(recs) if name in rec.tables],
-                                paths, offsets, shared) for name in names}
+    shared: dict[tuple[int, ...], tuple[list[np.ndarray], np.ndarray]] = {}  # arrays the parts shared: joined once
+    tables = {}
+    for name in names:
+        tables[name] = _join_table(name, [(k, rec.tables[name]) for k, rec in enumerate(recs) if name in rec.tables],
+                                   paths, offsets, shared)
+        for rec in recs if drop_parts else []:
+            rec.tables.pop(name, None)
     last = recs[-1]
     return NmonRecording(host=last.host, header=dict(last.header), header_lines=dict(last.header_lines), tz=last.tz,
                          times=JoinedTimes([r.times for r in recs], offsets), tables=tables, config=list(last.config),
                          bytes_read=sum(r.bytes_read for r in recs), lines=sum(r.lines for r in recs))
 
 
-def _once(shared: dict[tuple[int, ...], np.ndarray], arrays: list[np.ndarray], make) -> np.ndarray:  # type: ignore[no-untyped-def]
+def _once(shared: dict[tuple[int, ...], tuple[list[np.ndarray], np.ndarray]], arrays: list[np.ndarray],
+          make) -> np.ndarray:  # type: ignore[no-untyped-def]
     key = tuple(id(a) for a in arrays)
     if key not in shared:
-        shared[key] = make()
-    return shared[key]
+        shared[key] = (arrays, make())  # the arrays are kept with it: their ids are never reused meanwhile
+    return shared[key][1]
 
 
 def _join_table(name: str, pieces: list[tuple[int, NmonTable]], paths: tuple[str, ...], offsets: list[int],
-                shared: dict[tuple[int, ...], np.ndarray]) -> NmonTable:
+                shared: dict[tuple[int, ...], tuple[list[np.ndarray], np.ndarray]]) -> NmonTable:
     tables = [t for _, t in pieces]
     columns = list(dict.fromkeys(c for t in tables for c in t.columns))
     if all(t.columns == columns for t in tables):
