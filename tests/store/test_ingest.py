@@ -138,3 +138,17 @@ def test_store_newer_than_code_is_refused(tmp_path: Path) -> None:
     con.close()
     with pytest.raises(StoreError, match="newer"):
         connect(store)
+
+
+def test_daily_recordings_of_one_host_are_stored_as_one_series(tmp_path: Path) -> None:
+    """Three daily nmon files of aix5 in one collection: every day is kept (it used to be the last one only)."""
+    collection = shutil.copytree(ESTATE, tmp_path / "week")
+    day = (collection / "aix5" / "aix5_day.nmon").read_text(encoding="utf-8")
+    for d in ("03", "04"):
+        (collection / "aix5" / f"aix5_{d}.nmon").write_text(day.replace("02-NOV-2026", f"{d}-NOV-2026"), encoding="utf-8")
+    store = tmp_path / "s.duckdb"
+    assert ingest([str(collection)], store).added
+    con = duckdb.connect(str(store), read_only=True)
+    rows = con.execute("SELECT day, rows FROM series_files WHERE host = 'aix5' ORDER BY day").fetchall()
+    con.close()
+    assert [(str(d), n) for d, n in rows] == [("2026-11-02", 288), ("2026-11-03", 288), ("2026-11-04", 288)]
