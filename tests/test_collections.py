@@ -39,13 +39,16 @@ def test_coloured_collection_each_output_read_with_file_lines():
     estate, _ = read_estate(collect([str(path)]))
     found = [(i.line, i.kind, i.status) for i in estate.inputs]
     assert found == [(1, "hostname", "parsed"), (3, "lsattr", "parsed"), (7, "lsattr", "parsed"),
-                     (10, "vmstat-v", "parsed"), (14, "mpstat", "parsed"), (21, None, "unrecognised")]
-    assert "'svmon' is not a supported input kind" in estate.inputs[-1].reason
+                     (10, "vmstat-v", "parsed"), (14, "mpstat", "parsed"), (21, "svmon-G", "parsed"),
+                     (24, None, "unrecognised")]
+    assert "'lsvg' is not a supported input kind" in estate.inputs[-1].reason
     (host,) = estate.hosts.values()
     assert host.name == "aixapp7" and {i.host for i in estate.inputs} == {"aixapp7"}  # the hostname output names it
     assert host.devices["ent0"].attrs["large_send"].value == "yes"  # coloured value read plain
     assert host.devices["ent0"].attrs["large_send"].evidence.line == 9
     assert host.devices["sys0"].attrs["realmem"].evidence.line == 6
+    (svmon,) = host.records["svmon-G"]
+    assert svmon.record.memory["size"] == 8388608 and svmon.offset + svmon.record.lines["memory"] == 23
     rows = [s.record for s in host.records["mpstat"] if type(s.record).__name__ == "CpuRow"]
     assert rows[0].values["S0rd"] == 93.1 and host.records["mpstat"][1].offset + rows[0].line == 19
 

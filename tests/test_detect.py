@@ -5,9 +5,10 @@ mtu_bypass    off     Enable/Disable largesend for virtual Ethernet  True
 mtu           1500    Maximum IP Packet Size for This Device         True
 root@aix1:/ # oslevel -s
 7200-05-06-2320
-root@aix1:/ # svmon -G
-               size       inuse        free         pin     virtual   mmode
-memory      8388608     4194304     4194304     1048576     3145728     Ded
+root@aix1:/ # lsvg -l rootvg
+rootvg:
+LV NAME             TYPE       LPs     PPs     PVs  LV STATE      MOUNT POINT
+hd5                 boot       1       1       1    closed/syncd  N/A
 """
 
 
