@@ -69,12 +69,12 @@ QUIET = {
     # each NPIV client has one virtual FC adapter (vios2 alone serves it: VIOS-SINGLE-SERVER says so)
     "STO-NPIV-NO-REDUNDANCY",
     # the example holds no input these read (physical adapter attributes, lspath, schedo/vmo -L of clients,
-    # lsattr proc0, odmget, the global no values of aix1, SSP disks, lssrad, svmon -G)
+    # lsattr proc0, odmget, the global no values of aix1, SSP disks, lssrad, svmon -G, lsnports)
     "MEM-SRAD-MEMORY-WITHOUT-CPU", "NET-PHYS-OFFLOADS", "NET-SEA-HA-SHARING-ODM", "NET-TCP-10G-WINDOW", "STO-FSCSI-FAST-FAIL-DYNTRK",
     "STO-MPIO-FAIL-OVER-MULTIPATH", "STO-SSP-DISK-ATTRS-DIFFER", "STO-VSCSI-CLIENT-RECOVERY",
     "CPU-FOLDING-DISABLED", "CPU-FOLD-POLICY-CLIENT", "CPU-THROUGHPUT-MODE",
     "MEM-FREE-GAP-BELOW-READAHEAD", "MEM-VMM-LEGACY-TUNABLES", "AME-64K-PAGE-COMPRESSION",
-    "AME-TUNABLES-NOT-DEFAULT", "MEM-LARGE-PAGES-UNUSED",
+    "AME-TUNABLES-NOT-DEFAULT", "MEM-LARGE-PAGES-UNUSED", "STO-NPIV-PORT-NO-FABRIC",
     # health: aix4's paging space is 23% used; no lsmcode or prtconf in the example
     "HEALTH-PAGING-SPACE-USED", "HEALTH-FIRMWARE-OLD",
     # measured series: aix5's recording is healthy for these

@@ -122,3 +122,8 @@ def smt_threads(host: Host) -> tuple[int | None, Evidence | None]:
         ev = dev.attr_ev("smt_threads")
         return int(dev.attr("smt_threads")), ev[0] if ev else None  # type: ignore[arg-type]
     return None, None
+
+
+def npiv_ports(host: Host) -> dict[str, Sourced]:
+    """The VIOS's NPIV-capable FC ports as lsnports lists them (fabric, free virtual ports), by name."""
+    return {s.record.name: s for s in host.of_kind("lsnports", "NpivPort")}

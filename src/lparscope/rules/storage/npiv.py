@@ -1,5 +1,6 @@
-"""NPIV fan-out: clients per physical port and their spread over the ports (000 §3.6.3;
-rules-catalogue S7, S8).
+"""NPIV fan-out: clients per physical port and their spread over the ports, and ports whose switch
+does not do NPIV (000 §3.6.3; rules-catalogue S7, S8, STO-16). With the VIOS's lsnports, a port's
+own limit (tports) replaces the 64 of the documents and remaps name a real NPIV-capable port.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from ...model.estate import Host
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
+from ..host_facts import npiv_ports
 
 MAX_CLIENTS = threshold("npiv_clients_per_port_max", 64,
                         "000 §3.6.3 / catalogue S8, STO-16: at most 64 active vFC clients per physical port (16 Gb or slower)")
@@ -32,6 +34,16 @@ def _remap(moves: list[tuple[str, str, str]]) -> tuple[list[str], list[str]]:
 
 
 _PATH_NOTE = "# the client loses this path while it is remapped: check on the client (lspath) that another path is Enabled"
+_ANOTHER = "<another NPIV port>"
+
+
+def _target(host: Host, load: Counter, avoid: set[str], wanted: int = 1) -> str:
+    """The NPIV-capable port (lsnports fabric=1) with the most free virtual ports for ``wanted`` more
+    clients, other than ``avoid``; a placeholder when lsnports was not collected or no port fits."""
+    ports = npiv_ports(host)
+    fits = [name for name, s in ports.items() if name not in avoid and s.record.fabric == 1
+            and (s.record.aports or 0) - load[name] >= wanted]
+    return max(fits, key=lambda p: ((ports[p].record.aports or 0) - load[p], p)) if fits else _ANOTHER
 
 
 @rule(
@@ -45,28 +57,38 @@ _PATH_NOTE = "# the client loses this path while it is remapped: check on the cl
     port can be saturated: add ports and spread the clients.""",
 )
 def npiv_port_clients(host: Host, cfg: Config) -> Iterator[Finding]:
-    limit = int(cfg.t(MAX_CLIENTS))
+    ports = npiv_ports(host)
     by_port: dict[str, list[Any]] = {}
     for m in host.npiv_mappings:
         if m.fc_name:
             by_port.setdefault(m.fc_name, []).append(m)
+    load = Counter({p: len(maps) for p, maps in by_port.items()})
     for port, maps in sorted(by_port.items()):
+        own = ports.get(port)
+        limit = own.record.tports if own is not None and own.record.tports else int(cfg.t(MAX_CLIENTS))
         if len(maps) <= limit:
             continue
         extra = sorted(maps, key=lambda m: m.vfchost)[limit:]
-        fix, undo = _remap([(m.vfchost, port, "<another NPIV port>") for m in extra])
+        target = _target(host, load, {port}, len(extra))
+        fix, undo = _remap([(m.vfchost, port, target) for m in extra])
         yield finding(npiv_port_clients, host, port,
-                      f"{port} on {host.name} carries {len(maps)} NPIV client adapters (limit {limit}).",
-                      evidence=[_mev(m) for m in maps[:3]],
+                      f"{port} on {host.name} carries {len(maps)} NPIV client adapters (limit {limit}"
+                      f"{', lsnports tports' if own is not None and own.record.tports else ''}).",
+                      evidence=[_mev(m) for m in maps[:3]] + ([own.ev()] if own is not None else []),
                       fix=Commands(padmin=["lsnports   # NPIV-capable ports and their free slots (aports)", _PATH_NOTE, *fix]),
                       rollback=Commands(padmin=undo),
                       values={"current": len(maps), "suggested": f"<= {limit}"})
 
 
 def _npiv_ports(host: Host) -> list[str]:
-    """Physical FC ports of a VIOS known from its mappings and device list."""
+    """Physical FC ports of a VIOS that can take NPIV clients: those lsnports lists with fabric=1 when it
+    was collected (a port on a switch without NPIV is STO-NPIV-PORT-NO-FABRIC's), else every port known
+    from the mappings and the device list."""
     ports = {m.fc_name for m in host.npiv_mappings if m.fc_name}
     ports |= {d.name for d in host.by_class("fc") if "virtual" not in d.description.lower()}
+    listed = npiv_ports(host)
+    if listed:
+        ports = {p for p in ports | set(listed) if p in listed and listed[p].record.fabric == 1}
     return sorted(ports, key=lambda p: (len(p), p))
 
 
@@ -86,10 +108,10 @@ def _npiv_ports(host: Host) -> list[str]:
 def npiv_port_spread(host: Host, cfg: Config) -> Iterator[Finding]:
     if not host.is_vios:
         return
-    maps = [m for m in host.npiv_mappings if m.fc_name]
+    ports = _npiv_ports(host)
+    maps = [m for m in host.npiv_mappings if m.fc_name in ports]
     if len(maps) < 2:
         return
-    ports = _npiv_ports(host)
     load = Counter({p: 0 for p in ports})
     load.update(m.fc_name for m in maps)
     gap = int(cfg.t(IMBALANCE))
@@ -127,3 +149,37 @@ def npiv_port_spread(host: Host, cfg: Config) -> Iterator[Finding]:
                   fix=Commands(padmin=["lsnports   # confirm the target ports are NPIV-capable (fabric=1)", _PATH_NOTE, *fix]),
                   rollback=Commands(padmin=undo),
                   values={"current": spread, "suggested": ", ".join(f"{p}: {current[p]}" for p in ports)})
+
+
+@rule(
+    id="STO-NPIV-PORT-NO-FABRIC",
+    title="NPIV clients mapped to a port whose switch does not do NPIV",
+    severity="critical",
+    category="storage",
+    source="rules-catalogue STO-16",
+    rationale="""A virtual FC client logs in to the SAN through the physical port it is mapped to, and it can
+    only do so when the switch port cabled to it supports NPIV: lsnports shows fabric=1. On a port with
+    fabric=0 the mapped clients cannot log in, so that VIOS gives them no path to their disks. Map them to
+    a port with fabric=1 and free virtual ports, or enable NPIV on the switch port.""",
+)
+def npiv_port_no_fabric(host: Host, cfg: Config) -> Iterator[Finding]:
+    ports = npiv_ports(host)
+    load = Counter(m.fc_name for m in host.npiv_mappings if m.fc_name)
+    for port in sorted(p for p in load if p in ports and ports[p].record.fabric == 0):
+        maps = sorted((m for m in host.npiv_mappings if m.fc_name == port), key=lambda m: m.vfchost)
+        own = ports[port]
+        target = _target(host, load, {port}, len(maps))
+        if target == _ANOTHER:  # no port can take them: the switch side is the fix
+            fix = Commands(padmin=["lsnports", f"# no other port of {host.name} has fabric=1 and {len(maps)} free "
+                                   f"virtual ports: enable NPIV on the switch port cabled to {own.record.physloc}"])
+            undo = Commands(padmin=["# nothing is changed on the VIOS"])
+        else:
+            moved, back = _remap([(m.vfchost, port, target) for m in maps])
+            fix, undo = Commands(padmin=["lsnports", _PATH_NOTE, *moved]), Commands(padmin=back)
+        yield finding(npiv_port_no_fabric, host, port,
+                      f"{port} on {host.name} ({own.record.physloc}) reports fabric=0, and {len(maps)} NPIV client "
+                      f"adapter{'s are' if len(maps) > 1 else ' is'} mapped to it: "
+                      f"{', '.join(m.vfchost for m in maps[:6])}{' ...' if len(maps) > 6 else ''}.",
+                      evidence=[own.ev()] + [_mev(m) for m in maps[:3]], fix=fix, rollback=undo,
+                      values={"current": f"{port} fabric=0", "suggested": target if target != _ANOTHER
+                              else "a switch port with NPIV"})
