@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ._lsmap_fields import default_layout, layout
 from .base import preamble, Parsed, is_bare_prompt, leading_prompt, split_lines, strip_ansi, to_int
 
 KIND = "lsmap"
@@ -153,17 +154,17 @@ def _bool(value: str | None) -> bool | None:
     return True if v == "true" else False if v == "false" else None
 
 
-def _fmt_row(fields: list[str], lineno: int, flags: str, out: Parsed) -> None:
+def _fmt_row(fields: list[str], lineno: int, flags: str, out: Parsed,
+             custom: list[tuple[list[str | None], int]]) -> None:
     f = [_blank(x) for x in fields]
     name = f[0] or ""
     npiv = name.startswith("vfchost") or "-npiv" in flags
     net = "-net" in flags or (not npiv and not name.startswith("vhost") and re.match(r"^ent\d+$", name))
     if npiv:
         if len(f) != 12:
-            out.warn(lineno, f"npiv -fmt row with {len(f)} fields, expected 12 (default -field order)")
+            custom.append((f, lineno))  # a -field list of its own: told from all such rows (_npiv_custom)
             return
-        out.records.append(NpivMapping(name, f[1], to_int(f[2]), f[3], f[4], f[5], f[6], f[7], to_int(f[8]),
-                                       f[9], f[10], f[11], lineno))
+        out.records.append(_npiv(dict(zip(default_layout(), f)), lineno))
     elif net:
         f += [None] * (6 - len(f))
         out.records.append(NetMapping(name, f[1], f[2], f[3], f[4], f[5], lineno))
@@ -179,6 +180,30 @@ def _fmt_row(fields: list[str], lineno: int, flags: str, out: Parsed) -> None:
             out.records.append(VscsiMapping(name, f[1], to_int(f[2]), g[0], g[1], g[2], g[3], g[4], mirrored, lineno))
 
 
+def _npiv(v: dict[str | None, str | None], lineno: int) -> NpivMapping:
+    return NpivMapping(v.get("name") or "", v.get("physloc"), to_int(v.get("clntid")), v.get("clntname"),
+                       v.get("clntos"), v.get("status"), v.get("fc"), v.get("fcphysloc"), to_int(v.get("ports")),
+                       v.get("flags"), v.get("vfcclient"), v.get("vfcclientdrc"), lineno)
+
+
+def _npiv_custom(rows: list[tuple[list[str | None], int]], out: Parsed) -> None:
+    """NPIV -fmt rows of another field count: read when their values tell each field (_lsmap_fields)."""
+    if not rows:
+        return
+    fields = layout([f for f, _ in rows])
+    if fields is None:
+        for f, lineno in rows:
+            out.warn(lineno, f"npiv -fmt row with {len(f)} fields, expected 12 (default -field order); "
+                             f"the fields could not be told from the values")
+        return
+    for f, lineno in rows:
+        out.records.append(_npiv(dict(zip(fields, f)), lineno))
+    named = ", ".join(f"{k + 1}={n}" for k, n in enumerate(fields) if n)
+    out.warn(rows[0][1], f"npiv -fmt rows with {len(rows[0][0])} fields (a -field list of their own): fields told from "
+                         f"their values: {named}" + ("; blank in every row: " + ", ".join(
+                             str(k + 1) for k, n in enumerate(fields) if n is None) if None in fields else ""))
+
+
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
     pre = preamble(text)
@@ -191,6 +216,7 @@ def parse(text: str) -> Parsed:
     vhost_has_vtd = False
     vtd: VscsiMapping | None = None
     foreign_from: int | None = None
+    custom: list[tuple[list[str | None], int]] = []  # NPIV -fmt rows not in the default field order
 
     def close_vhost() -> None:
         if isinstance(adapter, VscsiMapping) and not vhost_has_vtd:
@@ -224,7 +250,7 @@ def parse(text: str) -> Parsed:
             adapter, vtd, vhost_has_vtd = None, None, False
             continue
         if _FMT_ROW.match(s):
-            _fmt_row(s.split(":"), lineno, flags, out)
+            _fmt_row(s.split(":"), lineno, flags, out, custom)
             continue
         if adapter is None and mode is not None:
             m = _ADAPTER_ROW.match(s)
@@ -291,4 +317,5 @@ def parse(text: str) -> Parsed:
             continue
         out.warn(lineno, f"outside any lsmap block: {s[:60]!r}")  # pragma: no cover - mode is set here
     close_vhost()
+    _npiv_custom(custom, out)
     return out
