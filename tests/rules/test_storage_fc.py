@@ -94,3 +94,26 @@ def test_fscsi_without_lspath_needs_two_ports():
     device(h, "fscsi1", "fscsi", fc_err_recov="fast_fail", dyntrk="yes")
     (f,) = run_rule(storage_fc_adapters.fscsi_recovery, h)
     assert "assumed multipathed" in f.message and f.fix.padmin == ["chdev -dev fscsi0 -attr fc_err_recov=fast_fail dyntrk=yes -perm"]
+
+
+def _fc_port(h, name, fc_id, attention="Link Up", port_type="Fabric"):
+    from lparscope.sources.fcstat import FcAdapterStats
+
+    s = FcAdapterStats(name, port_type=port_type, port_fc_id=fc_id, attributes={"attention_type": attention})
+    return device(h, name, "fc", "PCIe4 4-Port 32Gb FC Adapter", stats=s)
+
+
+def test_npiv_spread_moves_clients_within_their_switch_to_ports_fcstat_shows_up():
+    v = host("vios2", "vios")
+    v.npiv_mappings += [npiv(f"vfchost{i}", "fcs0") for i in range(6)]
+    _fc_port(v, "fcs0", "0x086280")
+    _fc_port(v, "fcs1", "0x080280")  # the same switch (domain 08)
+    _fc_port(v, "fcs2", "0xda0200")  # another switch: the clients are not zoned there
+    _fc_port(v, "fcs3", "0x08c280", attention="Link Down")
+    device(v, "fcs4", "fc", "PCIe4 4-Port 32Gb FC Adapter")  # no fcstat beside the others: its link is not known
+    (f,) = run_rule(storage_npiv.npiv_port_spread, v)
+    assert f.values == {"current": "fcs0: 6, fcs1: 0, fcs2: 0", "suggested": "fcs0: 3, fcs1: 3, fcs2: 0"}
+    targets = {c.split()[-1] for c in f.fix.padmin if c.startswith("vfcmap") and not c.endswith("-fcp")}
+    assert targets == {"fcs1"} and any("zoned" in c for c in f.fix.padmin)
+    _fc_port(v, "fcs1", "0xda0300")  # now every idle port is on the other switch: nothing to move
+    assert run_rule(storage_npiv.npiv_port_spread, v) == []

@@ -89,7 +89,29 @@ def _npiv_ports(host: Host) -> list[str]:
     listed = npiv_ports(host)
     if listed:
         ports = {p for p in ports | set(listed) if p in listed and listed[p].record.fabric == 1}
+    stats = {p: _fc_stats(host, p) for p in ports}
+    if any(st is not None for st in stats.values()):  # fcstat was collected: only ports it shows up on a fabric
+        ports = {p for p, st in stats.items() if st is not None and _on_fabric(st)}
     return sorted(ports, key=lambda p: (len(p), p))
+
+
+def _fc_stats(host: Host, port: str) -> Any:
+    dev = host.devices.get(port)
+    st = getattr(dev, "stats", None) if dev is not None else None
+    return st if type(st).__name__ == "FcAdapterStats" else None
+
+
+def _on_fabric(st: Any) -> bool:
+    """The port's link is up on a switch (fcstat Attention Type, Port Type), as far as fcstat says."""
+    attention = (st.attributes.get("attention_type") or "").lower()
+    return "down" not in attention and (st.port_type or "Fabric").strip().lower() == "fabric"
+
+
+def _domain(host: Host, port: str) -> str | None:
+    """The switch domain of the port's N_Port ID (fcstat Port FC ID 0x086280 -> 08): ports of one domain are on one switch."""
+    st = _fc_stats(host, port)
+    fc_id = (getattr(st, "port_fc_id", None) or "").lower().removeprefix("0x")
+    return fc_id[:2] if len(fc_id) == 6 else None
 
 
 @rule(
@@ -132,21 +154,29 @@ def npiv_port_spread(host: Host, cfg: Config) -> Iterator[Finding]:
     current = dict(load)
     moves: list[tuple[str, str, str]] = []
     pool = {p: sorted((m for m in maps if m.fc_name == p), key=lambda m: m.vfchost) for p in ports}
+    domain = {p: _domain(host, p) for p in ports}
     while True:
         hi = max(current, key=lambda p: (current[p], p))
-        lo = min(current, key=lambda p: (current[p], p))
+        # a client moves within its switch only (its WWPNs are zoned there), as far as fcstat tells the domains
+        same = [p for p in current if p != hi and (domain[p] is None or domain[hi] is None or domain[p] == domain[hi])]
+        if not same:
+            break
+        lo = min(same, key=lambda p: (current[p], p))
         if current[hi] - current[lo] <= 1 or not pool[hi]:
             break
         m = pool[hi].pop()
         moves.append((m.vfchost, hi, lo))
         current[hi] -= 1
         current[lo] += 1
+    if not moves:  # even on each switch: the idle ports are on another one (the clients are not zoned there)
+        return
     fix, undo = _remap(moves)
     spread = ", ".join(f"{p}: {load[p]}" for p in ports)
     yield finding(npiv_port_spread, host, "NPIV ports",
                   f"NPIV clients of {host.name} per physical port: {spread}.",
                   evidence=[_mev(m) for m in maps[:4]] + [host.devices[p].evidence for p in ports if p in host.devices],
-                  fix=Commands(padmin=["lsnports   # confirm the target ports are NPIV-capable (fabric=1)", _PATH_NOTE, *fix]),
+                  fix=Commands(padmin=["lsnports   # confirm the target ports are NPIV-capable (fabric=1)", _PATH_NOTE,
+                                       "# each client's WWPNs must be zoned on the switch of its new port", *fix]),
                   rollback=Commands(padmin=undo),
                   values={"current": spread, "suggested": ", ".join(f"{p}: {current[p]}" for p in ports)})
 
