@@ -11,7 +11,7 @@ from ..config import Config
 from ..engine import Finding, finding, rule
 from ..host_facts import tunable_int
 
-LARGE_PAGE_BYTES = 16 * 1024 * 1024
+LARGE_PAGE_BYTES = 16 * 1024 * 1024  # the L row's page
 
 
 @rule(
@@ -43,10 +43,9 @@ def large_pages_unused(host: Host, cfg: Config) -> Iterator[Finding]:
         evidence = [src.ev("L")] + ([t.ev()] if t is not None else [])
         check = ["svmon -G   # L row: inuse stays 0 while the workload runs?",
                  "ipcs -bm   # shared memory segments (a database asks for large pages here)"]
-        fix = root_commands(host, check + ["vmo -r -o lgpg_regions=0 -o lgpg_size=0", "bosboot -a",
-                                           "shutdown -Fr   # at a planned time"])
-        undo = root_commands(host, [f"vmo -r -o lgpg_regions={regions} -o lgpg_size={LARGE_PAGE_BYTES}",
-                                    "bosboot -a", "shutdown -Fr"])
+        # lgpg_size stays: the plan's one change is lgpg_regions, and its rollback needs the size kept
+        fix = root_commands(host, check + ["vmo -r -o lgpg_regions=0", "bosboot -a", "shutdown -Fr   # at a planned time"])
+        undo = root_commands(host, [f"vmo -r -o lgpg_regions={regions}", "bosboot -a", "shutdown -Fr"])
         yield finding(large_pages_unused, host, "vmo lgpg_regions",
                       f"{host.name}: {size_text} of 16 MB large pages reserved, none in use (svmon -G L row).",
                       evidence=evidence, fix=fix, rollback=undo, disruption=["reboot"],
