@@ -38,6 +38,7 @@ from .estate import Estate, Evidence, Host
 from .frame_memory import SharedMemoryPool, StorageDevice
 from .generation import generation_of
 from .hpt import FALLBACK_DIVISOR, hpt_divisor, hpt_mb
+from .use_series import UseSample, physc_of
 
 HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner")
 
@@ -117,22 +118,6 @@ class VirtualSlot:
     wwpns: list[str] = field(default_factory=list)
     port: str | None = None  # physical FC port location (HMC Scanner), for vFC server adapters
     evidence: Evidence | None = None
-
-
-@dataclass(slots=True)  # one per interval of every partition sampled: no per-instance dict
-class UseSample:
-    time: Any
-    physc: float
-    # Where the sample was read: an Evidence; or, when ``line`` is set, the Evidence its file's
-    # samples share (line 0) and the sample's own line. A thousand hosts' HMC samples are ~600,000:
-    # an Evidence object each was ~45 MB.
-    where: Evidence | None = None
-    line: int = 0
-
-    @property
-    def evidence(self) -> Evidence | None:
-        w = self.where
-        return Evidence(w.path, self.line, w.excerpt) if self.line and w is not None else w
 
 
 @dataclass
@@ -229,10 +214,8 @@ class FramePartition:
         return _peak(self.use)
 
     def mean_use(self) -> float | None:
-        col = getattr(self.use, "physc", None)  # a UseSeries keeps the column (model.use_series)
-        if col is not None:
-            return float(col.mean()) if len(col) else None
-        return sum(u.physc for u in self.use) / len(self.use) if self.use else None
+        used = physc_of(self.use)
+        return float(used.mean()) if used.size else None
 
 
 @dataclass
@@ -249,11 +232,9 @@ class SharedPool:
         return _peak(self.use)
 
 
-def _peak(use: Any) -> float | None:
-    col = getattr(use, "physc", None)  # a UseSeries keeps the column (model.use_series)
-    if col is not None:
-        return float(col.max()) if len(col) else None
-    return max((u.physc for u in use), default=None)
+def _peak(use: Sequence[UseSample]) -> float | None:
+    used = physc_of(use)
+    return float(used.max()) if used.size else None
 
 
 @dataclass

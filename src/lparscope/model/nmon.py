@@ -9,9 +9,8 @@ for standalone command outputs.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime, timezone
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +18,7 @@ from ..nmon.join import join_recordings, other_partition, overlaps, time_span
 from ..nmon.model import NAIVE
 from ..numbers import LIMIT
 from .estate import Evidence, Host, Series
-from .rows import row_origin
+from .rows import RowsWhenAsked, row_origin
 
 
 def _col(table: Any, name: str) -> np.ndarray | None:
@@ -32,7 +31,7 @@ def _col(table: Any, name: str) -> np.ndarray | None:
     return a
 
 
-class SnapshotRows(Sequence[dict[str, float | None]]):
+class SnapshotRows(RowsWhenAsked[dict[str, float | None]]):
     """The processor sample of each LPAR snapshot as a dict (physc, %entc, vp, pool), made when
     asked, like :class:`SnapshotEvidence`: the sizing and the rules read whole columns
     (:meth:`column_values`, which ``Series.values`` uses), straight from the section's arrays."""
@@ -44,18 +43,7 @@ class SnapshotRows(Sequence[dict[str, float | None]]):
     def __len__(self) -> int:
         return self._n
 
-    @overload
-    def __getitem__(self, i: int) -> dict[str, float | None]: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[dict[str, float | None]]: ...
-
-    def __getitem__(self, i: int | slice) -> dict[str, float | None] | list[dict[str, float | None]]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self._n))]
-        k = i + self._n if i < 0 else i
-        if not 0 <= k < self._n:
-            raise IndexError(i)
+    def _row(self, k: int) -> dict[str, float | None]:
         row: dict[str, float | None] = {}
         for key, col in self.columns.items():
             v = float(col[k])
@@ -71,7 +59,7 @@ class SnapshotRows(Sequence[dict[str, float | None]]):
         return [] if col is None else col[~np.isnan(col)].tolist()
 
 
-class SnapshotEvidence(Sequence[Evidence]):
+class SnapshotEvidence(RowsWhenAsked[Evidence]):
     """The evidence of each LPAR snapshot of a recording, made when asked: a long recording has
     tens of thousands of snapshots and the rules cite a few."""
 
@@ -81,18 +69,7 @@ class SnapshotEvidence(Sequence[Evidence]):
     def __len__(self) -> int:
         return len(self.lines)
 
-    @overload
-    def __getitem__(self, i: int) -> Evidence: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Evidence]: ...
-
-    def __getitem__(self, i: int | slice) -> Evidence | list[Evidence]:
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self.lines)))]
-        k = i + len(self.lines) if i < 0 else i
-        if not 0 <= k < len(self.lines):
-            raise IndexError(i)
+    def _row(self, k: int) -> Evidence:
         path, row = row_origin(self.table, k, self.path)
         return Evidence(path, self.lines[k], f"LPAR snapshot {row + 1}")
 
@@ -132,9 +109,10 @@ def apply_recording(host: Host, rec: Any, path: str) -> list[str]:
     span = time_span(rec)
     clash = []  # kept recordings this one cannot be joined with, and why
     for part in host.nmon_parts:
-        other_one = other_partition(part[0], rec)
-        if overlaps(part[2], span) or other_one:
-            clash.append((part, "they overlap in time" if overlaps(part[2], span) else f"another {other_one}"))
+        if overlaps(part[2], span):
+            clash.append((part, "they overlap in time"))
+        elif other_one := other_partition(part[0], rec):
+            clash.append((part, f"another {other_one}"))
     notes: list[str] = []
     new = _preference(rec)
     for (other, other_path, _), why in clash:

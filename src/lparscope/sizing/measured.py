@@ -22,6 +22,7 @@ import numpy as np
 
 from ..model.estate import Estate, Host
 from ..model.frame import FramePartition
+from ..model.use_series import dated_use
 from .cpu import Sizing, size_partition
 from .measured_use import datetime64_of
 
@@ -71,18 +72,8 @@ def _nmon_sizing(host: Host, peak: tuple[time, time] | None) -> tuple[Sizing, fl
     return sz, _span_seconds(lpar.times)
 
 
-def _dated(use: Any) -> tuple[list[Any], np.ndarray]:
-    """(times, processor units) of the samples whose time was read."""
-    dated = getattr(use, "dated", None)  # a UseSeries gives its columns (model.use_series)
-    if dated is not None:
-        times, physc, _ = dated()
-        return times, physc
-    samples = [u for u in use if u.time is not None and not isinstance(u.time, str)]
-    return [u.time for u in samples], np.array([u.physc for u in samples], dtype=float)
-
-
 def _hmc_sizing(host: Host, fp: FramePartition, peak: tuple[time, time] | None) -> tuple[Sizing, float] | None:
-    when, physc = _dated(fp.use)
+    when, physc, _ = dated_use(fp.use)
     if len(when) < MIN_HMC_SAMPLES:
         return None
     stamps = [t.replace(tzinfo=None) if getattr(t, "tzinfo", None) is not None else t for t in when]
@@ -113,13 +104,9 @@ def size_host(host: Host, peak: tuple[time, time] | None = None, frame_partition
     sz, _span = max(usable, key=lambda x: (x[1], x[0].n_samples))
     host.sizing = sz
     if frame_partition is not None and sz.series.startswith("HMC"):
-        dated = getattr(frame_partition.use, "dated", None)
-        if dated is not None:  # the samples sized from, in the order sized (indexes of the sizing)
-            _, _, idx = dated()
-            use = frame_partition.use
-            host.sizing_evidence = use if len(idx) == len(use) else [use[int(i)] for i in idx]
-        else:
-            host.sizing_evidence = [u for u in frame_partition.use if u.time is not None and not isinstance(u.time, str)]
+        use = frame_partition.use
+        _, _, idx = dated_use(use)  # the samples sized from, in the order sized (indexes of the sizing)
+        host.sizing_evidence = use if len(idx) == len(use) else [use[int(i)] for i in idx]
 
 
 def size_estate(estate: Estate, peak: tuple[time, time] | None = None) -> None:

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..model.estate import Estate
 from ..model.frame import FramePartition
+from ..model.use_series import dated_use
 
 Trace = tuple[np.ndarray, np.ndarray]  # (times datetime64[s], cores used)
 
@@ -55,16 +56,10 @@ def nmon_trace(estate: Estate, p: FramePartition) -> Trace | None:
 
 
 def util_trace(p: FramePartition) -> Trace | None:
-    dated = getattr(p.use, "dated", None)  # a UseSeries gives its columns (model.use_series)
-    if dated is not None:
-        when, v, _ = dated()  # the samples whose time was read (datetimes)
-    else:
-        pts = [(u.time, u.physc) for u in p.use if isinstance(u.time, datetime)]
-        when, v = [a for a, _ in pts], np.array([b for _, b in pts], dtype=float)
+    when, v, _ = dated_use(p.use)  # the samples whose time was read
     if not when:
         return None
     t = datetime64_of(when)
-    v = np.asarray(v, dtype=float)
     # lslparutil stamps a sample at the end of its interval: move it to the interval's start
     order = np.argsort(t)
     t, v = t[order], v[order]
