@@ -8,7 +8,6 @@ from collections.abc import Iterator
 import numpy as np
 
 from ...model.estate import Evidence, Host
-from ...model.rows import row_origin
 from ...sizing.series_checks import vp_bound
 from ..changes import partition_change, propose
 from ..config import Config, threshold
@@ -23,17 +22,10 @@ def _row_evidence(host: Host, indexes: list[int]) -> list[Evidence]:
         rows = host.sizing_evidence  # sized from the HMC's samples: cite those
         found = [rows[i].evidence for i in indexes if 0 <= i < len(rows)]
         return [e for e in found if e is not None]
-    if host.nmon is None or "LPAR" not in host.nmon.tables:
+    if host.cpu is None or host.cpu.origin != "nmon":
         return []
-    lpar = host.nmon.tables["LPAR"]
-    lines = list(getattr(lpar, "lines", []))
-    path = host.nmon_path or "?"
-    out = []
-    for i in indexes:
-        if 0 <= i < len(lines):
-            own, row = row_origin(lpar, i, path)  # joined recordings: the row's own file
-            out.append(Evidence(own, int(lines[i]), f"LPAR snapshot {row + 1}"))
-    return out
+    rows = host.cpu.evidence  # the recording's LPAR snapshots (model.nmon.SnapshotEvidence: each row's own file)
+    return [rows[i] for i in indexes if 0 <= i < len(rows)]
 
 
 @rule(
