@@ -117,3 +117,18 @@ def test_npiv_spread_moves_clients_within_their_switch_to_ports_fcstat_shows_up(
     assert targets == {"fcs1"} and any("zoned" in c for c in f.fix.padmin)
     _fc_port(v, "fcs1", "0xda0300")  # now every idle port is on the other switch: nothing to move
     assert run_rule(storage_npiv.npiv_port_spread, v) == []
+
+
+def test_extra_npiv_clients_move_to_a_port_on_their_own_switch():
+    from lparscope.sources.lsnports import NpivPort
+
+    v = host("vios2", "vios")
+    v.npiv_mappings += [npiv(f"vfchost{i}", "fcs1") for i in range(3)]
+    ports = [NpivPort("fcs0", "U1-P1-C1-T1", 1, 64, 10, 2048, 2000, 2), NpivPort("fcs1", "U1-P1-C1-T2", 1, 2, 0, 2048, 2000, 3),
+             NpivPort("fcs2", "U1-P1-C2-T1", 1, 64, 60, 2048, 2040, 4)]
+    v.records["lsnports"] = [Sourced(p, "lsnports.txt", 0) for p in ports]
+    _fc_port(v, "fcs0", "0x086280")
+    _fc_port(v, "fcs1", "0x080280")
+    _fc_port(v, "fcs2", "0xda0200")  # most free virtual ports, but another switch
+    (f,) = run_rule(storage_npiv.npiv_port_clients, v)
+    assert f.fix.padmin[-2:] == ["vfcmap -vadapter vfchost2 -fcp", "vfcmap -vadapter vfchost2 -fcp fcs0"]

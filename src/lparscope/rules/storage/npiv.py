@@ -37,12 +37,13 @@ _PATH_NOTE = "# the client loses this path while it is remapped: check on the cl
 _ANOTHER = "<another NPIV port>"
 
 
-def _target(host: Host, load: Counter, avoid: set[str], wanted: int = 1) -> str:
-    """The NPIV-capable port (lsnports fabric=1) with the most free virtual ports for ``wanted`` more
-    clients, other than ``avoid``; a placeholder when lsnports was not collected or no port fits."""
+def _target(host: Host, load: Counter, source: str, wanted: int = 1) -> str:
+    """The NPIV-capable port (lsnports fabric=1) on ``source``'s switch with the most free virtual ports
+    for ``wanted`` more clients, other than ``source``; a placeholder when lsnports was not collected
+    or no port fits."""
     ports = npiv_ports(host)
-    fits = [name for name, s in ports.items() if name not in avoid and s.record.fabric == 1
-            and (s.record.aports or 0) - load[name] >= wanted]
+    fits = [name for name, s in ports.items() if name != source and s.record.fabric == 1
+            and (s.record.aports or 0) - load[name] >= wanted and _same_switch(host, source, name)]
     return max(fits, key=lambda p: ((ports[p].record.aports or 0) - load[p], p)) if fits else _ANOTHER
 
 
@@ -69,7 +70,7 @@ def npiv_port_clients(host: Host, cfg: Config) -> Iterator[Finding]:
         if len(maps) <= limit:
             continue
         extra = sorted(maps, key=lambda m: m.vfchost)[limit:]
-        target = _target(host, load, {port}, len(extra))
+        target = _target(host, load, port, len(extra))
         fix, undo = _remap([(m.vfchost, port, target) for m in extra])
         yield finding(npiv_port_clients, host, port,
                       f"{port} on {host.name} carries {len(maps)} NPIV client adapters (limit {limit}"
@@ -114,6 +115,13 @@ def _domain(host: Host, port: str) -> str | None:
     return fc_id[:2] if len(fc_id) == 6 else None
 
 
+def _same_switch(host: Host, a: str, b: str) -> bool:
+    """Whether a client may move from port ``a`` to ``b`` (its WWPNs are zoned on ``a``'s switch): the same
+    switch domain, as far as fcstat tells them."""
+    da, db = _domain(host, a), _domain(host, b)
+    return da is None or db is None or da == db
+
+
 @rule(
     id="STO-NPIV-PORT-SPREAD",
     title="NPIV clients unevenly spread over the physical FC ports",
@@ -154,11 +162,9 @@ def npiv_port_spread(host: Host, cfg: Config) -> Iterator[Finding]:
     current = dict(load)
     moves: list[tuple[str, str, str]] = []
     pool = {p: sorted((m for m in maps if m.fc_name == p), key=lambda m: m.vfchost) for p in ports}
-    domain = {p: _domain(host, p) for p in ports}
     while True:
         hi = max(current, key=lambda p: (current[p], p))
-        # a client moves within its switch only (its WWPNs are zoned there), as far as fcstat tells the domains
-        same = [p for p in current if p != hi and (domain[p] is None or domain[hi] is None or domain[p] == domain[hi])]
+        same = [p for p in current if p != hi and _same_switch(host, hi, p)]
         if not same:
             break
         lo = min(same, key=lambda p: (current[p], p))
@@ -198,7 +204,7 @@ def npiv_port_no_fabric(host: Host, cfg: Config) -> Iterator[Finding]:
     for port in sorted(p for p in load if p in ports and ports[p].record.fabric == 0):
         maps = sorted((m for m in host.npiv_mappings if m.fc_name == port), key=lambda m: m.vfchost)
         own = ports[port]
-        target = _target(host, load, {port}, len(maps))
+        target = _target(host, load, port, len(maps))
         if target == _ANOTHER:  # no port can take them: the switch side is the fix
             fix = Commands(padmin=["lsnports", f"# no other port of {host.name} has fabric=1 and {len(maps)} free "
                                    f"virtual ports: enable NPIV on the switch port cabled to {own.record.physloc}"])
