@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass
 
 from .base import Parsed, command_matches, output_head, preamble, starts_with_prompt, to_float, to_int
+from .lparstat_stats import _CONFIG_RE, _PAIR_RE, _mb  # the same "System configuration" line as lparstat's
 
 KIND = "vmstat"
 TITLE = "vmstat [-t] [-w] [-I] [-c] interval [count]"
@@ -42,8 +43,6 @@ TITLE = "vmstat [-t] [-w] [-I] [-c] interval [count]"
 COMMANDS = [r"^vmstat(?:\s+-[twIWcl@]+|\s+-@\s*\S+|\s+hdisk\d+)*\s+\d+(?:\s+\d+)?\s*(?:[|>;&].*)?$"]
 STARTS = re.compile(r"^\s*System configuration:\s*lcpu=|^\s*kthr\s+memory\s+page\b")
 
-_CONFIG_RE = re.compile(r"^\s*System configuration:\s*(?P<body>.*)$")
-_PAIR_RE = re.compile(r"(?<![A-Za-z_])(?P<k>[A-Za-z_]+)=(?P<v>\S+)")
 _HEADER_RE = re.compile(r"^\s*r\s+b\s+(?:p\s+)?avm\s+fre\b")
 _GROUPS_RE = re.compile(r"^\s*kthr\s+memory\b")
 _DASHES_RE = re.compile(r"^\s*-{2,}(?:\s+-{2,})*\s*$")
@@ -69,12 +68,6 @@ class VmstatInterval:
     time: str | None  # HH:MM:SS of the -t column
     elapsed_s: float | None  # seconds since the output's first report (None: not known)
     line: int
-
-
-def _mb(value: str | None) -> int | None:
-    m = re.match(r"^(\d+(?:\.\d+)?)(MB|GB)?$", (value or "").strip())
-    num = to_float(m.group(1)) if m else None  # None beyond what a system reports
-    return None if num is None else int(round(num * (1024 if m.group(2) == "GB" else 1)))  # type: ignore[union-attr]
 
 
 def _interval(command: str | None) -> float | None:
