@@ -45,4 +45,3 @@ def ends_with_run() -> None:
     the last collection at exit skips them too."""
     global _keep
     _keep = True
-

@@ -37,8 +37,9 @@ def longest_run(t: np.ndarray, mask: np.ndarray, step: float = 0.0) -> tuple[int
     With ``step`` (seconds between samples), a pause over :data:`GAP_INTERVALS` steps ends a run."""
     after_gap = np.zeros(len(mask), dtype=bool)  # sample i follows a pause in the measurement
     if step > 0 and len(t) > 1:
-        gaps = np.diff(t).astype("timedelta64[ms]").astype(np.int64) / 1000.0
-        after_gap[1:] = ~np.isnat(np.diff(t)) & (gaps > GAP_INTERVALS * step)
+        steps = np.diff(t)
+        gaps = steps.astype("timedelta64[ms]").astype(np.int64) / 1000.0
+        after_gap[1:] = ~np.isnat(steps) & (gaps > GAP_INTERVALS * step)
     prev = np.concatenate(([False], mask[:-1])) & ~after_gap
     nxt = np.concatenate((mask[1:], [False])) & ~np.concatenate((after_gap[1:], [False]))
     starts, ends = np.flatnonzero(mask & ~prev), np.flatnonzero(mask & ~nxt)

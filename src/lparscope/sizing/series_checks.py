@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .runs import arrays, interval_seconds, longest_run
-
 from .vios import sea_cpu_for_traffic
 
 INDEX_LIMIT = 2000  # indexes kept per result (evidence, not a copy of the series)

@@ -155,6 +155,7 @@ def _has_space(text: str) -> bool:
 
 
 _SIGIL_RE = re.compile("[" + re.escape(_SIGILS) + "]")
+_SIGIL_1, _SIGIL_2, _SIGIL_3 = _SIGILS  # each tested on its own where every line of a file passes
 
 
 def _first_sigil(text: str) -> int:
@@ -237,7 +238,7 @@ def parse_prompt(line: str) -> Prompt | None:
         return None
     # No prompt sigil (the _SIGILS as substring tests: a character-class search steps through the
     # line) and no banner: only a command typed alone can be here.
-    if "#" not in line and "$" not in line and ">" not in line and line.lstrip()[:1] not in "=*-~[":
+    if _SIGIL_1 not in line and _SIGIL_2 not in line and _SIGIL_3 not in line and line.lstrip()[:1] not in "=*-~[":
         return _bare_command(line)
     if is_bare_prompt(line):
         return Prompt(command="")  # a prompt with nothing typed: ends the previous output
