@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..numbers import finite_float
@@ -59,8 +60,11 @@ def opt_str(v: Any) -> str | None:
 def opt_float(v: Any) -> float | None:
     """A finite number within range (``inf``, ``nan``, ``1e308`` are refused: None)."""
     t = opt_str(v)
-    if t is None:
-        return None
+    return None if t is None else _text_float(t)
+
+
+@lru_cache(maxsize=8192)  # every frame's listings repeat the same few values ("1.0", "0", "255")
+def _text_float(t: str) -> float | None:
     return finite_float(t.replace(",", ".") if t.count(",") == 1 and "." not in t else t)
 
 

@@ -147,6 +147,11 @@ def _serial_key(s: str) -> str:
     return t[4:] if t.startswith("IBM,") else t
 
 
+def _serial_tail(s: str) -> str:
+    """The last 7 characters of a serial: equal whenever :func:`same_serial` is true."""
+    return _serial_key(s)[-7:]
+
+
 def same_serial(a: str | None, b: str | None) -> bool | None:
     """None when either is unknown. ``IBM,02784C1D0`` (sys0 systemid: plant code + serial) is 784C1D0."""
     if not a or not b:
@@ -209,10 +214,14 @@ def join_hosts(estate: Estate, frames: dict[str, Frame]) -> list[JoinNote]:
         return []
     # Partitions by each key a basis compares (name, lower-case name, id): each host looks only at
     # the partitions sharing one, in their usual order (all pairs made a thousand hosts' joins quadratic).
-    index: dict[tuple[str, object], list[int]] = defaultdict(list)
-    for i, (_, p) in enumerate(parts):
-        for key in (("name", p.name), ("lower", p.name.lower()), ("id", p.id)):
+    # Partition ids repeat on every frame, so the id key holds the frame serial's last digits too
+    # (what same_serial needs equal); ("number", id) serves a host no other key joins.
+    index: dict[tuple[object, ...], list[int]] = defaultdict(list)
+    for i, (fr, p) in enumerate(parts):
+        for key in (("name", p.name), ("lower", p.name.lower()), ("number", p.id)):
             index[key].append(i)
+        if fr.serial:
+            index[("id", _serial_tail(fr.serial), p.id)].append(i)
     notes: dict[str, JoinNote] = {}
     chosen: dict[str, tuple[Frame, FramePartition, str]] = {}
     for h in sorted((h for h in estate.hosts.values() if h.role != "hmc"), key=lambda x: x.name):
@@ -221,7 +230,8 @@ def join_hosts(estate: Estate, frames: dict[str, Frame]) -> list[JoinNote]:
         refused: list[Candidate] = []
         near = set(index.get(("lower", h.name.lower()), ()))
         near.update(index.get(("name", f.name), ()) if f.name else ())
-        near.update(index.get(("id", f.number), ()) if f.number is not None else ())
+        if f.number is not None and f.serial:
+            near.update(index.get(("id", _serial_tail(f.serial), f.number), ()))
         for fr, p in (parts[i] for i in sorted(near)):
             bases = _bases(h, f, fr, p)
             if not bases:
@@ -244,7 +254,7 @@ def join_hosts(estate: Estate, frames: dict[str, Frame]) -> list[JoinNote]:
             notes[h.name] = JoinNote(h.name, "refused", candidates=[_label(fr, p) for fr, p, _, _ in refused],
                                      reason=_refused_text(refused), evidence=_evidence(f, refused[0][2]))
         else:
-            notes[h.name] = _unjoined(h, f, parts)
+            notes[h.name] = _unjoined(h, f, [parts[i] for i in index.get(("number", f.number), ())])
     _claimed_twice(chosen, notes)
     for name, (fr, p, basis) in chosen.items():
         p.host, p.join = name, basis
@@ -255,12 +265,13 @@ def _refused_text(refused: list[Candidate]) -> str:
     return "; ".join(f"{_label(fr, p)} matches by {basis} but {' and '.join(why)}" for fr, p, basis, why in refused)
 
 
-def _unjoined(h: Host, f: HostFacts, parts: list[tuple[Frame, FramePartition]]) -> JoinNote:
-    """No name or serial evidence: a partition that has the host's number only is a refused candidate."""
+def _unjoined(h: Host, f: HostFacts, numbered: list[tuple[Frame, FramePartition]]) -> JoinNote:
+    """No name or serial evidence: a partition that has the host's number only (``numbered``: the
+    partitions with that id) is a refused candidate."""
     if f.number is None:
         return JoinNote(h.name, "unjoined", reason="no partition of the HMC data has the host's partition name "
                         "or node name, and the host's outputs give no partition number")
-    same_number = [(fr, p) for fr, p in parts if p.id == f.number and same_serial(f.serial, fr.serial) is not False]
+    same_number = [(fr, p) for fr, p in numbered if same_serial(f.serial, fr.serial) is not False]
     if not same_number:
         return JoinNote(h.name, "unjoined", reason="no partition of the HMC data has the host's partition name, "
                         "node name, or frame serial and partition id", evidence=_evidence(f, BASES[2]))

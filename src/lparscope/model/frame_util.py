@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from ..numbers import finite_int
+from ..sources._hmc_util_table import Coded
 from .estate import Evidence
 from .frame import Frame, SharedPool
 from .frame_records import FrameSet, HmcItem
@@ -25,11 +26,52 @@ def keep_sample(fr: Frame, it: HmcItem) -> None:
     fr.__dict__.setdefault("_util", []).append(it)
 
 
+def _key_of(event: Any, res: Any, name: Any, pid: Any) -> tuple[str, Any] | None:
+    """The series a sample row belongs to (rows of a ``procpool`` table aside: their key is a number
+    of the row), None for a row of no series (an event, another resource)."""
+    if (event or "sample") != "sample":
+        return None
+    if res == "lpar":
+        return ("lpar", name or pid)
+    if res == "pool":
+        return ("pool", 0)
+    return None
+
+
+def _coded_series(t: Any) -> list[tuple[tuple[str, Any], Any]] | None:
+    """(key, its rows as an index array) of one table in the order the keys first appear, from the
+    codes of its columns: the key is made once per distinct (event, resource, name, id), not per row.
+    None when a column is not coded (then :func:`_series` goes row by row)."""
+    import numpy as np
+
+    n = len(t)
+    cols = [t.columns.get("event_type"), t.resource, t.columns.get("lpar_name"), t.lpar_id]
+    if not all(c is None or isinstance(c, Coded) for c in cols):
+        return None
+    combo = np.zeros(n, dtype=np.int64)
+    for c in cols:
+        if c is not None:
+            combo = combo * len(c.values) + c.codes
+    distinct, first, inverse = np.unique(combo, return_index=True, return_inverse=True)
+    keys: dict[tuple[str, Any], list[int]] = {}
+    for d in np.argsort(first, kind="stable").tolist():
+        row = int(first[d])
+        key = _key_of(*(None if c is None else c[row] for c in cols))
+        if key is not None:
+            keys.setdefault(key, []).append(d)
+    return [(key, np.flatnonzero(np.isin(inverse, ds))) for key, ds in keys.items()]
+
+
 def _series(items: list[HmcItem]) -> dict[tuple[str, Any], Rows]:
     """The sample rows of each partition (``("lpar", name or id)``) and pool (``("pool", id)``)."""
     series: dict[tuple[str, Any], Rows] = {}
     for it in items:
         t = it.rec
+        coded = None if "procpool" in t.resources else _coded_series(t)
+        if coded is not None:
+            for key, rows in coded:
+                series.setdefault(key, []).append((it, rows.tolist()))
+            continue
         events = t.columns.get("event_type") or [None] * len(t)
         names = t.columns.get("lpar_name") or [None] * len(t)
         pools = t.numbers("shared_proc_pool_id") if "procpool" in t.resources else None
@@ -84,10 +126,25 @@ def settle_use(fs: FrameSet) -> None:
 def _in_time_order(runs: Rows) -> list[tuple[HmcItem, int]]:
     """The rows of a series sorted by time (stable: rows at the same time, or without one, keep
     their reading order; a time that could not be read sorts first)."""
+    if len(runs) == 1 and isinstance(times := runs[0][0].rec.time, Coded):
+        return _one_table_in_time_order(runs[0][0], runs[0][1], times)
     rows = [(it, r) for it, idx in runs for r in idx]
     times = [it.rec.time[r] for it, r in rows]
     order = sorted(range(len(rows)), key=lambda i: t if isinstance(t := times[i], datetime) else datetime.min)
     return [rows[i] for i in order]
+
+
+def _one_table_in_time_order(it: HmcItem, idx: list[int], times: Coded) -> list[tuple[HmcItem, int]]:
+    """:func:`_in_time_order` of rows of one table: a stable sort of each row's rank, the rank of
+    its time among the table's distinct times (so each time is compared once, not once per row)."""
+    import numpy as np
+
+    when = [t if isinstance(t, datetime) else datetime.min for t in times.values]
+    place = {t: n for n, t in enumerate(sorted(set(when)))}  # equal times (two spellings, or unreadable) share one
+    rank = np.array([place[t] for t in when], dtype=np.int64)
+    rows = np.asarray(idx, dtype=np.int64)
+    order = rows[np.argsort(rank[times.codes[rows]], kind="stable")]
+    return [(it, r) for r in order.tolist()]
 
 
 def _evidence(it: HmcItem, row: int, key: str) -> Evidence:
@@ -113,10 +170,13 @@ def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> UseSeries:
 
     used_key = ("capped_cycles", "uncapped_cycles") if what == "lpar" else ("utilized_pool_cycles",)
     tables: dict[int, dict[str, Any]] = {}
+    first = rows[0][0]
+    one_table = all(it is first for it, _ in rows)
+    index = [r for _, r in rows] if one_table else []
 
     def column(key: str) -> Any:
-        if all(it is rows[0][0] for it, _ in rows):
-            return rows[0][0].rec.numbers(key)[[r for _, r in rows]]
+        if one_table:
+            return first.rec.numbers(key)[index]
         for it, _ in rows:
             cols = tables.setdefault(id(it), {})
             if key not in cols:
@@ -135,8 +195,7 @@ def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> UseSeries:
     valid = np.flatnonzero(ok)
     used_at = np.array([round(v, 3) for v in physc[valid].tolist()], dtype=np.float64)
     at = [rows[j + 1] for j in valid.tolist()]  # each sample is the interval that ends at its row
-    first = rows[0][0]
-    if all(it is first for it, _ in rows) and not first.rec.field_lines:
+    if one_table and not first.rec.field_lines:
         # One table, each row on its line (the usual listing): every sample counted has its used
         # cycles, so its evidence is its row's line (what _sample_where gives, without its lookups).
         times, lines = first.rec.time, first.rec.line

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..numbers import whole
@@ -149,10 +150,12 @@ _BLANKS_RE = re.compile(r"\s*")
 _NONBLANK_RE = re.compile(r"\S+")
 
 
+@lru_cache(maxsize=4096)  # the same few hundred labels on every adapter of every host
 def norm(label: str) -> str:
     return " ".join(label.lower().split())
 
 
+@lru_cache(maxsize=4096)
 def snake(label: str) -> str:
     """``"Packets dropped(VlanId) "`` -> ``"packets_dropped_vlanid"``."""
     return re.sub(r"[^a-z0-9]+", "_", label.lower().replace("s/w", "sw").replace("h/w", "hw")).strip("_")
@@ -221,10 +224,10 @@ _UNIT = {"day": 86400, "hour": 3600, "minute": 60, "second": 1}
 def split_kv(line: str) -> tuple[str, str] | None:
     """``Key: value`` split at the last colon followed by blank or end (MAC addresses keep theirs)."""
     text = line.strip()
-    cut = None
-    for m in re.finditer(r":(?=\s|$)", text):
-        cut = m.start()
-    if cut is None or cut == 0:
+    cut = text.rfind(":")  # the last colon with a blank (or nothing) after it
+    while cut > 0 and cut + 1 < len(text) and not text[cut + 1].isspace():
+        cut = text.rfind(":", 0, cut)
+    if cut <= 0:
         return None
     key, value = text[:cut].strip(), text[cut + 1:].strip()
     return (key, value) if key else None

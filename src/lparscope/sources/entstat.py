@@ -145,13 +145,16 @@ class _Reader(SpecificBlocks):
         if not text:
             self.flags_open = self.vlan_open = False
             return
-        m = _HEADER_RE.match(line)
+        # Each pattern is tried only on lines holding a word it needs: most lines are counters.
+        # the three headers' word; two are matched in any case, where "ſ" is an "s" too
+        statistics = "statistics" in text.lower() or not text.isascii()
+        m = _HEADER_RE.match(line) if statistics else None
         if m:
             self.start(m.group("name") or None, lineno, m.group("kind"))
             return
-        if parse_prompt(line) or _BARE_PROMPT_RE.match(line):
+        if parse_prompt(line) or (("#" in text or "$" in text) and _BARE_PROMPT_RE.match(line)):
             return
-        m = sec.MEMBER_LABEL_RE.match(line)
+        m = sec.MEMBER_LABEL_RE.match(line) if "Adapter:" in text else None
         if m:
             role, name = m.group("role").lower(), m.group("name")
             self.label, self.ec, self.ec_left, self.mode = (role, name), None, 0, "between"
@@ -159,16 +162,16 @@ class _Reader(SpecificBlocks):
                 self.sea.members[name] = role
                 self.sea.lines[f"members.{name}"] = lineno
             return
-        m = sec.SEA_HEADER_RE.match(line)
+        m = sec.SEA_HEADER_RE.match(line) if statistics else None
         if m:
             self.open_sea(m.group("name"), lineno)
             return
-        if ecm.EC_HEADER_RE.match(line) and self.mode != "ec":
+        if statistics and ecm.EC_HEADER_RE.match(line) and self.mode != "ec":
             self.open_ec(lineno)
             return
         if text.startswith("Device Type:") and self.device_type_opens_section(idx):
             self.start(None, lineno, "")
-        if _RULE_RE.match(line):
+        if text[0] in "=-" and _RULE_RE.match(line):
             return
         if self.rec is None and self.mode not in ("sea", "ec"):
             self.pre_first = self.pre_first or lineno
