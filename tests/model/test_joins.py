@@ -264,3 +264,25 @@ def test_plan_does_not_guess_the_frame_of_an_ambiguous_host(tmp_path):
     assert locate(est, "dup", "dup", "frameB", by_partition=True)[0].name == "frameB"
     # a host's change is named only by the host's join, which was not made
     assert locate(est, "dup", "dup", "frameB") == (None, None)
+
+
+def test_a_host_compares_only_the_partitions_its_evidence_names(tmp_path, monkeypatch):
+    """Every frame numbers its partitions from 1: a host with a frame serial and partition id
+    looks at the partition of that id on frames with that serial, not at every frame's (a
+    thousand hosts over a hundred frames made the joins quadratic)."""
+    from lparscope.model import frame_join
+
+    frames = {f"f{i}": ("9009-22A", f"7C{i:05d}") for i in range(60)}
+    FRAMES.update(frames)  # _hmc lists the frames it is given from FRAMES
+    try:
+        _hmc(tmp_path, {name: [(f"lp{name}", 4, "aixlinux")] for name in frames})
+        _host(tmp_path, "web9", "web9_old", 4, serial="IBM,027C00042")
+        looked: list[str] = []
+        real = frame_join._bases
+        monkeypatch.setattr(frame_join, "_bases", lambda h, f, fr, p: looked.append(fr.name) or real(h, f, fr, p))
+        est, notes = _estate(tmp_path)
+        assert _joined(est) == {"web9": ("f42", "lpf42", "frame serial and partition id")}
+        assert looked == ["f42"]
+    finally:
+        for name in frames:
+            FRAMES.pop(name, None)
