@@ -79,7 +79,7 @@ RUNNING_FIELD = {
 }
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class ProposedChange:
     """One setting a finding wants changed.
 
@@ -201,7 +201,7 @@ def command_forms(c: ProposedChange, frame: str | None = None, profile: str | No
     return out
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class Commands:
     """The same change in the forms an administrator types it (a finding's fix or rollback)."""
 

@@ -22,7 +22,7 @@ class Evidence:
         return f"{self.path}:{self.line}"
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class Setting:
     """A configured value (attribute, tunable, level) and where it was read."""
 
@@ -139,7 +139,7 @@ class Series:
         return sum(v) / len(v) if v else None
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class Sourced:
     """A parser record kept as it is, with where its output sits in which file."""
 
@@ -243,7 +243,7 @@ class Host:
         return [d for d in self.devices.values() if d.cls in classes]
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class InputStatus:
     """One command output found in one input file, and how reading it went."""
 

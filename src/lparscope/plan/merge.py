@@ -31,7 +31,7 @@ from ..model.change import BASES, ProposedChange
 _RANK = {b: i for i, b in enumerate(BASES)}
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class Reason:
     """One finding's proposal for a setting."""
 

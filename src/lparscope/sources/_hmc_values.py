@@ -15,7 +15,7 @@ from .base import to_float, to_int
 NONE_VALUES = frozenset({"", "none", "null", "unavailable", "n/a"})
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class HmcObject:
     """One object of ``lssyscfg`` / ``lshwres`` (and other attribute=value HMC listings).
 

@@ -61,7 +61,7 @@ class LparstatConfig:
     line: int
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class LparstatSample:
     values: dict[str, float | None]
     line: int

@@ -74,7 +74,7 @@ _VIOS_HEADER = STARTS
 _DEVICE_IN_CMD = re.compile(r"(?:-[A-Za-z]*l\s*|-dev\s+)(?P<dev>[A-Za-z][\w.-]*)")
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class DeviceAttribute:
     device: str | None
     name: str

@@ -48,7 +48,7 @@ _DEFAULT_COLUMNS = (["name", "status", "location", "description"], ["name", "sta
                     ["name", "status", "physloc", "description"])
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class DeviceEntry:
     name: str
     status: str | None

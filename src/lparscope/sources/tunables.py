@@ -79,7 +79,7 @@ _PREFIXES = [
 _EXACT_MAP = {name: cmd for cmd, names in _EXACT.items() for name in names.split()}
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class Tunable:
     command: str | None  # schedo, vmo, ioo, no, nfso (None when it cannot be told)
     name: str

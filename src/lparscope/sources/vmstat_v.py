@@ -63,7 +63,7 @@ S_KEYS = frozenset(
 )
 
 
-@dataclass
+@dataclass(slots=True)  # many instances: no per-instance dict
 class VmstatCounter:
     name: str  # snake_case key, e.g. "pending_disk_ios_blocked_with_no_pbuf"
     value: int | float
