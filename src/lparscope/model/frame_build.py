@@ -41,8 +41,19 @@ class Builder(FrameSet):
     """Runs the readers per record kind in order, then joins partitions to hosts."""
 
     def system_for(self, items: list[HmcItem]) -> dict[int, str]:
-        """Frame name for each HMC item (by id()); files merged on evidence (``frame_merge``)."""
-        names, self.merged = assign_systems(items, self._system_of)
+        """Frame name for each HMC item (by id()); files merged on evidence (``frame_merge``). An HMC
+        REST object names its managed system by UUID: the name is that of the system with that UUID."""
+        by_uuid: dict[str, str] = {}
+        for it in items:
+            a = record_attrs(it.rec)
+            if getattr(it.rec, "resource", None) == "sys" and a.get("uuid") and self._system_of(it.rec):
+                by_uuid[a["uuid"].lower()] = self._system_of(it.rec)
+
+        def system_of(rec: Any) -> str | None:
+            uuid = record_attrs(rec).get("managed_system_uuid") if record_kind(rec) == "HmcObject" else None
+            return self._system_of(rec) or (by_uuid.get(uuid.lower()) if uuid else None)
+
+        names, self.merged = assign_systems(items, system_of)
         return names
 
     @staticmethod

@@ -1,0 +1,331 @@
+"""HMC REST API objects (``/rest/api/uom``): ManagedSystem, LogicalPartition, VirtualIOServer and
+SharedProcessorPool, as an Atom feed, one entry, or the bare object (XML, as the HMC returns it or
+as a tool saved it, e.g. behind a dump's header lines).
+
+Input (a LogicalPartition feed, cut short)::
+
+    <feed xmlns="http://www.w3.org/2005/Atom">
+      <link rel="SELF" href="https://hmc1:12443/rest/api/uom/ManagedSystem/b597e4da-.../LogicalPartition"/>
+      <entry><id>3380A831-...</id><content type="application/vnd.ibm.powervm.uom+xml; type=LogicalPartition">
+        <LogicalPartition:LogicalPartition xmlns="http://www.ibm.com/xmlns/systems/power/firmware/uom/mc/2012_10/" ...>
+          <PartitionID>15</PartitionID>
+          <PartitionMemoryConfiguration><CurrentMemory>10240</CurrentMemory> ...
+          <PartitionName>aix15</PartitionName>
+          <PartitionProcessorConfiguration>
+            <CurrentHasDedicatedProcessors>false</CurrentHasDedicatedProcessors>
+            <CurrentSharingMode>uncapped</CurrentSharingMode>
+            <CurrentSharedProcessorConfiguration>
+              <AllocatedVirtualProcessors>2</AllocatedVirtualProcessors>
+              <CurrentProcessingUnits>1</CurrentProcessingUnits> ...
+          <PartitionState>running</PartitionState>
+          <PartitionType>AIX/Linux</PartitionType>
+
+Output: the objects the HMC command line gives for the same data (:class:`HmcObject` of
+``_hmc_values``, attributes under their ``lssyscfg`` / ``lshwres`` names, each with the line of its
+XML element), so the frame model reads them as it reads the command line's::
+
+    HmcObject(resource="lpar", attrs={"name": "aix15", "lpar_id": "15", "lpar_env": "aixlinux",
+              "state": "Running", "uuid": "3380A831-...", "managed_system_uuid": "b597e4da-..."}, ...)
+    HmcObject(resource="proc-lpar", attrs={"lpar_name": "aix15", "lpar_id": "15", "curr_proc_mode": "shared",
+              "curr_sharing_mode": "uncap", "curr_proc_units": "1", "curr_procs": "2", ...}, ...)
+    HmcObject(resource="mem-lpar", attrs={"lpar_name": "aix15", "curr_mem": "10240", "mem_mode": "ded", ...}, ...)
+
+A ManagedSystem gives ``sys`` (name, type_model, serial_num, state, uuid), ``proc-sys`` and ``mem-sys``
+objects named by its SystemName; a SharedProcessorPool a ``procpool``. A partition names its managed
+system by UUID only (in its links): the model finds the name in a ManagedSystem object with that UUID.
+Memory is in MB and processors in processing units, as on the command line; the REST hardware page
+table ratio is a power of two (7 is 1:128).
+
+Not read (said once as a warning): the adapters, mappings and SEAs of a VirtualIOServer, and the PCM
+performance data (JSON). A document type declaration is refused (no entity is ever expanded).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from xml.parsers import expat
+
+from ._hmc_values import HmcObject
+from .base import Parsed, split_lines
+
+KIND = "hmc-rest"
+TITLE = "HMC REST API XML (ManagedSystem, LogicalPartition, VirtualIOServer, SharedProcessorPool)"
+COMMANDS: list[str] = []
+STARTS = None
+
+_UOM = "xmlns/systems/power/firmware/uom"
+_OBJECTS = ("ManagedSystem", "LogicalPartition", "VirtualIOServer", "SharedProcessorPool")
+_OBJECT_RE = re.compile(r"<(?:\w+:)?(?:" + "|".join(_OBJECTS) + r")[\s>]")
+_ROOT_RE = re.compile(r"^\s*<(?:\?xml|feed\b|entry\b|(?:\w+:)?(?:" + "|".join(_OBJECTS) + r")\b)")
+_SYSTEM_IN_LINK = re.compile(r"/ManagedSystem/([0-9A-Fa-f-]{8,})(?:/|$)")
+
+
+def detect(text: str) -> int:
+    head = text[:65536]
+    return 95 if _UOM in head and _OBJECT_RE.search(head) else 0
+
+
+@dataclass
+class Node:
+    """One XML element: its local name (namespace dropped), 1-based line, attributes, text, children."""
+
+    tag: str
+    line: int
+    attrs: dict[str, str]
+    text: str = ""
+    children: list[Node] = field(default_factory=list)
+
+    def find(self, *path: str) -> Node | None:
+        node: Node | None = self
+        for tag in path:
+            node = next((c for c in node.children if c.tag == tag), None) if node is not None else None
+        return node
+
+    def value(self, *path: str) -> tuple[str, int] | None:
+        """(text, line) of the element at ``path`` when it has text."""
+        node = self.find(*path)
+        return (node.text, node.line) if node is not None and node.text else None
+
+
+class _Refused(Exception):
+    pass
+
+
+def _tree(lines: list[str], start: int) -> tuple[Node | None, str]:
+    """The XML element that starts at line index ``start`` (lines after its end are not read), or
+    (None, why not)."""
+    p = expat.ParserCreate(namespace_separator="}")
+    p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    stack: list[Node] = []
+    texts: list[list[str]] = []
+    root: list[Node] = []
+
+    def refuse(*_: Any) -> None:
+        raise _Refused("a document type declaration (entities are never expanded)")
+
+    def begin(name: str, attrs: dict[str, str]) -> None:
+        node = Node(name.rsplit("}", 1)[-1], start + p.CurrentLineNumber, {k.rsplit("}", 1)[-1]: v for k, v in attrs.items()})
+        if stack:
+            stack[-1].children.append(node)
+        else:
+            root.append(node)
+        stack.append(node)
+        texts.append([])
+
+    def end(_: str) -> None:
+        node = stack.pop()
+        node.text = "".join(texts.pop()).strip()
+
+    def chars(data: str) -> None:
+        if texts:
+            texts[-1].append(data)
+
+    p.StartDoctypeDeclHandler = refuse
+    p.EntityDeclHandler = refuse
+    p.StartElementHandler, p.EndElementHandler, p.CharacterDataHandler = begin, end, chars
+    try:
+        for ln in lines[start:]:
+            p.Parse(ln + "\n", False)
+            if root and not stack:
+                break
+        else:
+            p.Parse("", True)
+    except _Refused as exc:
+        return None, str(exc)
+    except expat.ExpatError as exc:
+        return None, f"not well-formed XML at line {start + (exc.lineno or 1)}: {expat.ErrorString(exc.code)}"
+    return (root[0], "") if root else (None, "no XML element")
+
+
+def _system_uuid(*nodes: Node | None) -> str | None:
+    """The managed system's UUID: from an ``AssociatedManagedSystem`` link, or the links of the
+    object's Atom entry or feed (``.../ManagedSystem/<uuid>/LogicalPartition``)."""
+    for node in nodes:
+        if node is None:
+            continue
+        for link in [node] + [c for c in node.children if c.tag == "link"]:
+            m = _SYSTEM_IN_LINK.search(link.attrs.get("href", ""))
+            if m:
+                return m.group(1)
+    return None
+
+
+def _put(out: dict[str, str], lines: dict[str, int], key: str, found: tuple[str, int] | None,
+         conv: Any = None) -> None:
+    if found is None:
+        return
+    text, line = found
+    value = conv(text) if conv else text
+    if value is not None:
+        out[key], lines[key] = value, line
+
+
+def _hpt(text: str) -> str | None:
+    n = int(text) if text.isdigit() and len(text) <= 2 else -1  # an exponent: 5 to 9 in practice
+    return f"1:{2 ** n}" if 0 < n < 20 else None
+
+
+_STATES = {"not activated": "Not Activated"}
+_ENV = {"aix/linux": "aixlinux", "virtual io server": "vioserver", "os400": "os400", "ibm i": "os400"}
+_SHARING = {"capped": "cap", "uncapped": "uncap", "keep idle procs": "keep_idle_procs", "sre idle proces": "share_idle_procs",
+            "share idle procs": "share_idle_procs", "share idle procs active": "share_idle_procs_active",
+            "share idle procs always": "share_idle_procs_always"}
+
+
+def _state(text: str) -> str:
+    return _STATES.get(text.lower(), " ".join(w.capitalize() for w in text.replace("_", " ").split()))
+
+
+def _managed_system(ms: Node, uuid: str | None) -> list[HmcObject]:
+    name = ms.value("SystemName")
+    if name is None:
+        return []
+    system = name[0]
+    a: dict[str, str] = {}
+    ln: dict[str, int] = {}
+    _put(a, ln, "name", name)
+    mtm = ms.find("MachineTypeModelAndSerialNumber")
+    if mtm is not None and mtm.value("MachineType") and mtm.value("Model"):
+        a["type_model"] = f"{mtm.value('MachineType')[0]}-{mtm.value('Model')[0]}"  # type: ignore[index]
+        ln["type_model"] = mtm.value("MachineType")[1]  # type: ignore[index]
+        _put(a, ln, "serial_num", mtm.value("SerialNumber"))
+    _put(a, ln, "state", ms.value("State"), _state)
+    if uuid:
+        a["uuid"], ln["uuid"] = uuid, ms.line
+    out = [HmcObject("sys", a, ms.line, system, ln)]
+    proc = ms.find("AssociatedSystemProcessorConfiguration")
+    if proc is not None:
+        a, ln = {}, {}
+        for key, tag in (("installed_sys_proc_units", "InstalledSystemProcessorUnits"),
+                         ("configurable_sys_proc_units", "ConfigurableSystemProcessorUnits"),
+                         ("curr_avail_sys_proc_units", "CurrentAvailableSystemProcessorUnits")):
+            _put(a, ln, key, proc.value(tag))
+        out.append(HmcObject("proc-sys", a, proc.line, system, ln))
+    mem = ms.find("AssociatedSystemMemoryConfiguration")
+    if mem is not None:
+        a, ln = {}, {}
+        for key, tag in (("installed_sys_mem", "InstalledSystemMemory"), ("configurable_sys_mem", "ConfigurableSystemMemory"),
+                         ("curr_avail_sys_mem", "CurrentAvailableSystemMemory"), ("sys_firmware_mem", "MemoryUsedByHypervisor")):
+            _put(a, ln, key, mem.value(tag))
+        _put(a, ln, "default_hpt_ratios", mem.value("DefaultHardwarePageTableRatio"), _hpt)
+        out.append(HmcObject("mem-sys", a, mem.line, system, ln))
+    return out
+
+
+def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcObject]:
+    name, pid = lp.value("PartitionName"), lp.value("PartitionID")
+    if name is None and pid is None:
+        return []
+    ident: dict[str, str] = {}
+    ident_lines: dict[str, int] = {}
+    _put(ident, ident_lines, "lpar_name", name)
+    _put(ident, ident_lines, "lpar_id", pid)
+    a: dict[str, str] = {}
+    ln: dict[str, int] = {}
+    _put(a, ln, "name", name)
+    _put(a, ln, "lpar_id", pid)
+    _put(a, ln, "lpar_env", lp.value("PartitionType"), lambda t: _ENV.get(t.lower(), t.lower()))
+    _put(a, ln, "state", lp.value("PartitionState"), _state)
+    _put(a, ln, "os_version", lp.value("OperatingSystemVersion"))
+    _put(a, ln, "curr_profile", lp.value("LastActivatedProfile"))
+    _put(a, ln, "suspend_capable", lp.value("SuspendCapable"), lambda t: "1" if t == "true" else "0" if t == "false" else None)
+    for key, value in (("uuid", uuid), ("managed_system_uuid", system_uuid)):
+        if value:
+            a[key], ln[key] = value, lp.line
+    out = [HmcObject("lpar", a, lp.line, None, ln)]
+    proc = lp.find("PartitionProcessorConfiguration")
+    if proc is not None:
+        a, ln = dict(ident), dict(ident_lines)
+        _put(a, ln, "curr_proc_mode", proc.value("CurrentHasDedicatedProcessors"),
+             lambda t: "ded" if t == "true" else "shared" if t == "false" else None)
+        _put(a, ln, "curr_sharing_mode", proc.value("CurrentSharingMode"), lambda t: _SHARING.get(t.lower()))
+        shared = proc.find("CurrentSharedProcessorConfiguration")
+        if shared is not None and a.get("curr_proc_mode") != "ded":
+            for key, tag in (("curr_proc_units", "CurrentProcessingUnits"), ("curr_procs", "AllocatedVirtualProcessors"),
+                             ("curr_min_proc_units", "CurrentMinimumProcessingUnits"),
+                             ("curr_max_proc_units", "CurrentMaximumProcessingUnits"),
+                             ("curr_min_procs", "CurrentMinimumVirtualProcessors"),
+                             ("curr_max_procs", "CurrentMaximumVirtualProcessors"),
+                             ("curr_uncap_weight", "CurrentUncappedWeight"),
+                             ("curr_shared_proc_pool_id", "CurrentSharedProcessorPoolID")):
+                _put(a, ln, key, shared.value(tag))
+        dedicated = proc.find("CurrentDedicatedProcessorConfiguration")
+        if dedicated is not None and a.get("curr_proc_mode") == "ded":
+            for key, tag in (("curr_procs", "CurrentProcessors"), ("curr_min_procs", "CurrentMinimumProcessors"),
+                             ("curr_max_procs", "CurrentMaximumProcessors")):
+                _put(a, ln, key, dedicated.value(tag))
+        out.append(HmcObject("proc-lpar", a, proc.line, None, ln))
+    mem = lp.find("PartitionMemoryConfiguration")
+    if mem is not None:
+        a, ln = dict(ident), dict(ident_lines)
+        for key, tag in (("curr_mem", "CurrentMemory"), ("curr_min_mem", "CurrentMinimumMemory"),
+                         ("curr_max_mem", "CurrentMaximumMemory"), ("curr_mem_expansion", "CurrentExpansionFactor")):
+            _put(a, ln, key, mem.value(tag))
+        _put(a, ln, "mem_mode", mem.value("SharedMemoryEnabled"),
+             lambda t: "shared" if t == "true" else "ded" if t == "false" else None)
+        _put(a, ln, "curr_hpt_ratio", mem.value("CurrentHardwarePageTableRatio"), _hpt)
+        out.append(HmcObject("mem-lpar", a, mem.line, None, ln))
+    return out
+
+
+def _pool(pool: Node, system_uuid: str | None) -> list[HmcObject]:
+    a: dict[str, str] = {}
+    ln: dict[str, int] = {}
+    for key, tag in (("shared_proc_pool_id", "PoolID"), ("name", "PoolName"), ("max_pool_proc_units", "MaximumProcessingUnits"),
+                     ("curr_reserved_pool_proc_units", "CurrentReservedProcessingUnits")):
+        _put(a, ln, key, pool.value(tag))
+    if "shared_proc_pool_id" not in a:
+        return []
+    if system_uuid:
+        a["managed_system_uuid"], ln["managed_system_uuid"] = system_uuid, pool.line
+    return [HmcObject("procpool", a, pool.line, None, ln)]
+
+
+def _objects(root: Node) -> list[tuple[Node, Node | None]]:
+    """Each ManagedSystem / LogicalPartition / VirtualIOServer / SharedProcessorPool object (not one
+    nested in another), with its Atom entry when it has one, in document order (without recursion:
+    any depth of nesting is read)."""
+    found: list[tuple[Node, Node | None]] = []
+    todo: list[tuple[Node, Node | None]] = [(root, None)]
+    while todo:
+        node, entry = todo.pop()
+        if node.tag in _OBJECTS:
+            found.append((node, entry))
+            continue
+        inner = node if node.tag == "entry" else entry
+        todo.extend((c, inner) for c in reversed(node.children))
+    return found
+
+
+def parse(text: str) -> Parsed:
+    out = Parsed(kind=KIND)
+    lines = split_lines(text)
+    start = next((i for i, ln in enumerate(lines) if _ROOT_RE.match(ln)), None)
+    if start is None:
+        out.warn(1, "no HMC REST XML object found")
+        return out
+    if start:
+        out.warn(1, f"{start} line(s) before the XML not read")
+    root, why = _tree(lines, start)
+    if root is None:
+        out.warn(start + 1, f"XML not read: {why}")
+        return out
+    skipped: set[str] = set()
+    for obj, entry in _objects(root):
+        uuid = entry.value("id")[0] if entry is not None and entry.value("id") else None
+        system_uuid = _system_uuid(obj.find("AssociatedManagedSystem"), entry, root if root.tag == "feed" else None)
+        if obj.tag == "ManagedSystem":
+            out.records.extend(_managed_system(obj, uuid))
+        elif obj.tag == "SharedProcessorPool":
+            out.records.extend(_pool(obj, system_uuid))
+        else:
+            out.records.extend(_partition(obj, uuid or (obj.value("PartitionUUID") or ("", 0))[0] or None, system_uuid))
+            if obj.tag == "VirtualIOServer":
+                skipped.add("VIOS adapters, mappings and SEAs")
+    if not out.records:
+        out.warn(start + 1, "no ManagedSystem, partition or shared pool object with a name or id")
+    for what in sorted(skipped):
+        out.warn(start + 1, f"not read: {what}")
+    return out
