@@ -2,7 +2,7 @@
 
 Each file must split, classify and parse without an exception and contribute the
 records listed below (by record type and resource / sheet); the REST XML files give the objects
-the command line gives for the same data, the PCM JSON files stay unrecognised. Run with ``pytest -s`` to see what each file gave.
+the command line gives for the same data, the PCM processed-metrics JSON files their series. Run with ``pytest -s`` to see what each file gave.
 Skipped when the corpus folder is absent.
 """
 
@@ -139,8 +139,8 @@ def test_scanner_workbook_matches_its_csv_export() -> None:
     assert {c.system for c in hmcscanner.lpar_cpu(p.records)} == {"AABAS2A", "AABAS2B", "Server-9105-22B-7887521"}
 
 
-# REST XML file -> objects of each resource (hmc_rest.py); the PCM JSON files, the SEA (NetworkBridge)
-# and vNIC feeds are not read by any kind
+# REST XML file -> objects of each resource (hmc_rest.py), PCM processed-metrics JSON -> series of each
+# kind (hmc_pcm.py); the LTM raw ("phyp") JSON, the SEA (NetworkBridge) and vNIC feeds are not read
 REST = {
     "hmci_logical-partitions.xml": {"lpar": 12, "proc-lpar": 12, "mem-lpar": 12},
     "hmci_managed-systems.xml": {"sys": 2, "proc-sys": 2, "mem-sys": 2},
@@ -153,18 +153,30 @@ REST = {
     "pypowervm_vios_mappings.txt": {"lpar": 1, "proc-lpar": 1, "mem-lpar": 1},
     "pypowervm_vios_ssp_npiv.txt": {"lpar": 1, "proc-lpar": 1, "mem-lpar": 1},
 }
+PCM = {
+    "hmci_logical-partition-pcm-perf-data.json": {"lpar": 1},
+    "hmci_managed-system-pcm-perf-data.json": {"vios": 2, "pool": 4},
+    "hmci_managed-system-pcm-perf-data2.json": {"vios": 2, "pool": 4},
+    "hmci_pcm-lpar-sriov.json": {"lpar": 1},
+    "hmci_pcm-managed-system.json": {"vios": 2, "pool": 1},
+}
 
 
-def test_rest_xml_files_give_the_command_line_objects_and_the_rest_stays_unrecognised() -> None:
+def test_rest_xml_and_pcm_json_files_are_read_and_the_rest_stays_unrecognised() -> None:
     registry = parsers()
     for path in sorted((HMC / "rest").glob("*")):
         text = path.read_text(encoding="utf-8", errors="replace")
         segments = split_and_classify(text, registry)
         kinds = {s.kind for s in segments}
         assert not kinds & OURS, path.name
+        if path.name in PCM:
+            assert kinds == {"hmc-pcm"}, path.name
+            got = Counter(r.what for s in segments for r in registry["hmc-pcm"].parse(s.text).records)
+            assert dict(got) == PCM[path.name], path.name
+            continue
         want = REST.get(path.name)
         if want is None:
-            assert "hmc-rest" not in kinds, path.name
+            assert not kinds & {"hmc-rest", "hmc-pcm"}, path.name
             continue
         assert "hmc-rest" in kinds and kinds <= {"hmc-rest", None}, path.name  # None: a dump's header lines
         got = Counter(r.resource for s in segments for r in registry["hmc-rest"].parse(s.text).records)

@@ -345,7 +345,7 @@ from . import build_system  # noqa: E402,F401  (registers the system-health appl
 
 # --- finishing ------------------------------------------------------------------------------
 
-HMC_KINDS = {"lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner", "hmc-rest"}
+HMC_KINDS = {"lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner", "hmc-rest", "hmc-pcm"}
 
 
 def _role(host: Host) -> None:

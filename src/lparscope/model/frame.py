@@ -41,7 +41,7 @@ from .generation import generation_of
 from .hpt import FALLBACK_DIVISOR, hpt_divisor, hpt_mb
 from .use_series import UseSample, physc_of
 
-HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner", "hmc-rest")
+HMC_KINDS = ("lssyscfg", "lshwres", "lslparutil", "lshmc", "hmcscanner", "hmc-rest", "hmc-pcm")
 
 
 # --- value helpers ------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from .frame import Frame, SharedPool, opt_str, vios_pairs
 from .frame_hmc import hmc_object, settle_profile
 from .frame_join import join_hosts
 from .frame_merge import UNNAMED, assign_systems
+from .frame_pcm import pcm_usage
 from .frame_records import FrameSet, HmcItem, hmc_records, record_attrs, record_kind
 from .frame_scanner import scanner_row
 from .frame_scanner_usage import scanner_usage
@@ -89,6 +90,7 @@ class Builder(FrameSet):
             settle_profile(fr)
             self.pool_members(fr)
         scanner_usage(self, [it for it in items if record_kind(it.rec) == "ScannerUsage"], names)
+        pcm_usage(self, [it for it in items if record_kind(it.rec) == "PcmSeries" and it.rec.times], names)
         self.frames = {n: f for n, f in self.frames.items()
                        if f.partitions or f.model or f.cores_configurable or f.mem_installed or f.mem_configurable or f.mem_use}
         for name, why in self.merged.items():
