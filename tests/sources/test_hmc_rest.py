@@ -68,7 +68,12 @@ def test_vios_entry_after_header_lines_and_its_network_said_not_read():
     lpar = next(o for o in r.records if o.resource == "lpar")
     assert (lpar.attrs["lpar_env"], lpar.attrs["managed_system_uuid"]) == ("vioserver", SYSTEM_UUID)
     assert [w.message for w in r.warnings] == ["2 line(s) before the XML not read",
-                                               "not read: VIOS adapters, mappings and SEAs"]
+                                               "not read: VIOS mappings and SEA settings (its trunk adapters are read)"]
+    trunk = next(o for o in r.records if o.resource == "veth")
+    assert trunk.attrs == {"lpar_name": "vios7a", "lpar_id": "1", "is_trunk": "1", "slot_num": "3", "port_vlan_id": "4094",
+                           "addl_vlan_ids": "110,120,130", "trunk_priority": "1", "mac_addr": "F6A1B2C3D403",
+                           "ieee_virtual_eth": "1", "state": "1"}
+    assert trunk.lines["trunk_priority"] == next(n for n, ln in enumerate(text.splitlines(), 1) if "<TrunkPriority" in ln)
 
 
 def test_the_estate_has_the_frame_its_partitions_and_pool_with_xml_evidence(tmp_path):
@@ -85,6 +90,8 @@ def test_the_estate_has_the_frame_its_partitions_and_pool_with_xml_evidence(tmp_
     assert (Path(ev.path).name, ev.line) == ("logical_partition_feed.xml",
                                              _line_of("logical_partition_feed.xml", "<CurrentProcessingUnits"))
     assert fr.partitions["vios7a"].is_vios
+    assert [(v.slot, v.pvid, v.vlans, v.trunk, v.priority) for v in fr.partitions["vios7a"].veth] == [
+        (3, 4094, [110, 120, 130], True, 1)]
     assert (fr.pools[1].name, fr.pools[1].max_units, fr.pools[1].reserved_units) == ("SAPPool", 12.0, 0.5)
     status = {Path(i.path).name: i.status for i in a.estate.inputs}
     assert status == {"logical_partition_feed.xml": "parsed", "managed_system_feed.xml": "parsed",

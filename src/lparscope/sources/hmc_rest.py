@@ -36,8 +36,9 @@ system by UUID only (in its links): the model finds the name in a ManagedSystem 
 Memory is in MB and processors in processing units, as on the command line; the REST hardware page
 table ratio is a power of two (7 is 1:128).
 
-Not read (said once as a warning): the adapters, mappings and SEAs of a VirtualIOServer, and the PCM
-performance data (JSON). A document type declaration is refused (no entity is ever expanded).
+A VirtualIOServer's trunk adapters give ``veth`` objects (``lshwres -r virtualio --rsubtype eth``);
+not read (said once as a warning): its vSCSI / vFC mappings and SEA settings. The PCM performance
+data (JSON) is another kind (``hmc_pcm.py``). A document type declaration is refused (no entity is ever expanded).
 """
 
 from __future__ import annotations
@@ -267,6 +268,26 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
              lambda t: "shared" if t == "true" else "ded" if t == "false" else None)
         _put(a, ln, "curr_hpt_ratio", mem.value("CurrentHardwarePageTableRatio"), _hpt)
         out.append(HmcObject("mem-lpar", a, mem.line, None, ln))
+    if lp.tag == "VirtualIOServer":
+        out.extend(_trunks(lp, ident, ident_lines))
+    return out
+
+
+def _trunks(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) -> list[HmcObject]:
+    """A VIOS's trunk adapters (its own ``TrunkAdapters``; an SEA lists the same ones again) as the
+    ``veth`` objects of ``lshwres -r virtualio --rsubtype eth``."""
+    out = []
+    for trunks in (c for c in vios.children if c.tag == "TrunkAdapters"):
+        for t in (c for c in trunks.children if c.tag == "TrunkAdapter"):
+            a, ln = dict(ident), dict(ident_lines)
+            a["is_trunk"], ln["is_trunk"] = "1", t.line
+            for key, tag, conv in (("slot_num", "VirtualSlotNumber", None), ("port_vlan_id", "PortVLANID", None),
+                                   ("addl_vlan_ids", "TaggedVLANIDs", lambda v: ",".join(v.split())),
+                                   ("trunk_priority", "TrunkPriority", None), ("mac_addr", "MACAddress", None),
+                                   ("ieee_virtual_eth", "TaggedVLANSupported", lambda v: {"true": "1", "false": "0"}.get(v)),
+                                   ("state", "VariedOn", lambda v: {"true": "1", "false": "0"}.get(v))):
+                _put(a, ln, key, t.value(tag), conv)
+            out.append(HmcObject("veth", a, t.line, None, ln))
     return out
 
 
@@ -323,7 +344,7 @@ def parse(text: str) -> Parsed:
         else:
             out.records.extend(_partition(obj, uuid or (obj.value("PartitionUUID") or ("", 0))[0] or None, system_uuid))
             if obj.tag == "VirtualIOServer":
-                skipped.add("VIOS adapters, mappings and SEAs")
+                skipped.add("VIOS mappings and SEA settings (its trunk adapters are read)")
     if not out.records:
         out.warn(start + 1, "no ManagedSystem, partition or shared pool object with a name or id")
     for what in sorted(skipped):
