@@ -56,6 +56,26 @@ def test_vlans_differ_fires_and_quiet():
     assert not run(frame_sea_vlans_differ, estate(frame(v1, v2)))
 
 
+def test_vlans_differ_fix_is_one_the_hmc_accepts():
+    """A tagged VLAN goes only onto an 802.1Q trunk adapter; a partner trunk whose PVID the other VIOS
+    lacks is a trunk adapter to add (with the lacking VIOS's trunk priority), not VLANs to tag."""
+    v1, v2 = _pair(vlans_b=(20, 30))
+    v1.veth[0].ieee = False
+    [f] = run(frame_sea_vlans_differ, estate(frame(v1, v2)))
+    assert not any("addl_vlan_ids+=" in c for c in f.fix.hmc)
+    assert f.fix.hmc[0].startswith("# vios1 has no trunk adapter that takes tagged VLANs") and "30" in f.fix.hmc[0]
+    v1, v2 = _pair()
+    v2.veth.append(trunk(12, 4092, [2018, 2019], 2))
+    [f] = run(frame_sea_vlans_differ, estate(frame(v1, v2)))
+    assert "only vios2: 2018, 2019, 4092" in f.message
+    add = f.fix.hmc[0]
+    assert add.startswith("chhwres -m p9frame1 -r virtualio --rsubtype eth -o a -p vios1 -s <free virtual slot> ")
+    assert '-a "port_vlan_id=4092,ieee_virtual_eth=1,\\"addl_vlan_ids=2018,2019\\",is_trunk=1,trunk_priority=1"' in add
+    assert f.fix.hmc[1].startswith("# then on vios1: add that trunk adapter to its SEA")
+    assert not any(" -o s -p " in c for c in f.fix.hmc) and f.rollback.hmc == [
+        "chhwres -m p9frame1 -r virtualio --rsubtype eth -o r -p vios1 -s <the slot added>"]
+
+
 def _vios_host(name, mode, pvid=999):
     h = host(name, role="vios")
     d = device(h, "ent8", "sea", ha_mode=mode, ctl_chan="ent6")

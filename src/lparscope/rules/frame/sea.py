@@ -149,20 +149,58 @@ def frame_sea_vlans_differ(estate: Estate, cfg: Config) -> Iterator[Finding]:
                     if not sa & sb or sa == sb:
                         continue
                     only_a, only_b = sorted(sa - sb), sorted(sb - sa)
-                    lacking, extra = (b, only_a) if only_a else (a, only_b)
-                    pl = fr.partitions[lacking]
-                    trunk = per[lacking][0]
-                    fix = Commands(hmc=[f'chhwres -m {ms(fr)} -r virtualio --rsubtype eth -o s -p {lacking} -s {trunk.slot} '
-                                        f'-a "addl_vlan_ids+={",".join(map(str, extra))}"',
-                                        f"mksyscfg -r prof -m {ms(fr)} -o save -p {lacking} -n {pl.profile_name or '<profile>'} --force"])
-                    undo = Commands(hmc=[f'chhwres -m {ms(fr)} -r virtualio --rsubtype eth -o s -p {lacking} -s {trunk.slot} '
-                                         f'-a "addl_vlan_ids-={",".join(map(str, extra))}"'])
+                    lacking, extra, other = (b, only_a, a) if only_a else (a, only_b, b)
+                    fix, undo = _vlans_fix(fr, lacking, per[lacking], per[other], extra)
                     what = "; ".join(x for x in (f"only {a}: {', '.join(map(str, only_a))}" if only_a else "",
                                                  f"only {b}: {', '.join(map(str, only_b))}" if only_b else "") if x)
-                    yield finding(frame_sea_vlans_differ, pl.label, f"{sw} trunk VLANs",
+                    yield finding(frame_sea_vlans_differ, fr.partitions[lacking].label, f"{sw} trunk VLANs",
                                   f"{fr.name}: the trunk adapters of {a} and {b} on {sw} bridge different VLANs ({what}).",
                                   evidence=[t.evidence for t in per[a] + per[b]], fix=fix, rollback=undo, disruption=["dlpar"],
                                   values={"current": f"{a}: {sets[a]} / {b}: {sets[b]}", "suggested": "the same VLANs on both"})
+
+
+def _vlans_fix(fr: Frame, lacking: str, own: list[VirtualEth], partner: list[VirtualEth],
+               extra: list[int]) -> tuple[Commands, Commands]:
+    """What makes ``lacking`` bridge the VLANs ``extra`` its partner bridges, per partner trunk adapter.
+    A partner trunk whose PVID ``lacking`` does not bridge is a trunk adapter ``lacking`` lacks: one like
+    it is added (its slot, and the SEA's list of adapters, are the administrator's to fill in). The
+    other VLANs are tagged ones: they go onto a trunk adapter of ``lacking`` that takes tagged VLANs
+    (IEEE 802.1Q; an adapter without it refuses ``addl_vlan_ids``), the one with the same PVID first."""
+    m, p = ms(fr), fr.partitions[lacking]
+    want = set(extra)
+    own_vlans = {x for t in own for x in t.all_vlans}
+    tagged_ok = [t for t in own if t.ieee]
+    onto: dict[int | None, list[int]] = {}
+    hmc: list[str] = []
+    undo: list[str] = []
+    prio = next((t.priority for t in own if t.priority is not None), None)
+    for t in partner:
+        carried = [x for x in t.all_vlans if x in want]
+        if not carried:
+            continue
+        tagged = [x for x in t.vlans if x in want]
+        if t.pvid is not None and t.pvid not in own_vlans:
+            attrs = f"port_vlan_id={t.pvid},ieee_virtual_eth={'1' if tagged else '0'}," + (
+                f'\\"addl_vlan_ids={",".join(map(str, tagged))}\\",' if tagged else "")
+            new_prio = prio if prio is not None else (2 if t.priority == 1 else 1)
+            hmc.append(f'chhwres -m {m} -r virtualio --rsubtype eth -o a -p {lacking} -s <free virtual slot> '
+                       f'-a "{attrs}is_trunk=1,trunk_priority={new_prio}"   # like slot {t.slot} of the partner')
+            hmc.append(f"# then on {lacking}: add that trunk adapter to its SEA (chdev -dev <sea> -attr "
+                       "virt_adapters=<its trunk adapters>,<the new entX>: the SEA is reconfigured)")
+            undo.append(f"chhwres -m {m} -r virtualio --rsubtype eth -o r -p {lacking} -s <the slot added>")
+            continue
+        dest = next((o for o in tagged_ok if o.pvid == t.pvid), tagged_ok[0] if tagged_ok else None)
+        if dest is None:
+            hmc.append(f"# {lacking} has no trunk adapter that takes tagged VLANs (ieee_virtual_eth=1) for "
+                       f"VLAN(s) {', '.join(map(str, tagged))}: make one 802.1Q capable in the profile, or add one")
+            continue
+        onto.setdefault(dest.slot, []).extend(x for x in tagged if x not in onto.get(dest.slot, []))
+    for slot_no, vlans in onto.items():
+        vl = ",".join(map(str, vlans))
+        hmc.insert(0, f'chhwres -m {m} -r virtualio --rsubtype eth -o s -p {lacking} -s {slot_no} -a "addl_vlan_ids+={vl}"')
+        undo.insert(0, f'chhwres -m {m} -r virtualio --rsubtype eth -o s -p {lacking} -s {slot_no} -a "addl_vlan_ids-={vl}"')
+    hmc.append(f"mksyscfg -r prof -m {m} -o save -p {lacking} -n {p.profile_name or '<profile>'} --force")
+    return Commands(hmc=hmc), Commands(hmc=undo)
 
 
 def seas_of(estate: Estate, fr: Frame, v: FramePartition) -> list[dict[str, Any]]:
