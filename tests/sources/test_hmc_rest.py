@@ -68,12 +68,16 @@ def test_vios_entry_after_header_lines_and_its_network_said_not_read():
     lpar = next(o for o in r.records if o.resource == "lpar")
     assert (lpar.attrs["lpar_env"], lpar.attrs["managed_system_uuid"]) == ("vioserver", SYSTEM_UUID)
     assert [w.message for w in r.warnings] == ["2 line(s) before the XML not read",
-                                               "not read: VIOS mappings and SEA settings (its trunk adapters are read)"]
+                                               "not read: VIOS SEA settings and storage backing devices "
+                                               "(its trunk adapters and mappings are read)"]
     trunk = next(o for o in r.records if o.resource == "veth")
     assert trunk.attrs == {"lpar_name": "vios7a", "lpar_id": "1", "is_trunk": "1", "slot_num": "3", "port_vlan_id": "4094",
                            "addl_vlan_ids": "110,120,130", "trunk_priority": "1", "mac_addr": "F6A1B2C3D403",
                            "ieee_virtual_eth": "1", "state": "1"}
     assert trunk.lines["trunk_priority"] == next(n for n, ln in enumerate(text.splitlines(), 1) if "<TrunkPriority" in ln)
+    [vfc] = [o for o in r.records if o.resource == "vfc"]  # the server adapter only: the client's is the LPAR's own
+    assert vfc.attrs == {"lpar_name": "vios7a", "lpar_id": "1", "adapter_type": "server", "slot_num": "142",
+                         "remote_lpar_id": "5", "remote_slot_num": "42"}
 
 
 def test_the_estate_has_the_frame_its_partitions_and_pool_with_xml_evidence(tmp_path):
@@ -83,7 +87,9 @@ def test_the_estate_has_the_frame_its_partitions_and_pool_with_xml_evidence(tmp_
     assert set(a.estate.frames) == {"p10frame7"}
     fr = a.estate.frames["p10frame7"]
     assert (fr.model, fr.serial, fr.cores_configurable, fr.mem_installed) == ("9080-M9S", "78AB123", 32.0, 1048576)
-    assert set(fr.partitions) == {"dbprd5", "sapapp6", "vios7a"}
+    assert set(fr.partitions) == {"dbprd5", "sapapp6", "vios7a", "vios7b"}
+    assert fr.vios_pairs == [("vios7a", "vios7b")]  # both serve partition 5 (dbprd5)
+    assert not [f for f in a.findings if f.rule.id == "FRAME-SEA-TRUNK-PRIORITY"]  # priorities 1 and 2
     p = fr.partitions["dbprd5"]
     assert (p.ec, p.vps, p.weight, p.pool_id, p.mem, p.hpt_ratio) == (2.5, 6, 160, 1, 65536, 128)
     ev = p.evidence["ec"]
@@ -95,7 +101,8 @@ def test_the_estate_has_the_frame_its_partitions_and_pool_with_xml_evidence(tmp_
     assert (fr.pools[1].name, fr.pools[1].max_units, fr.pools[1].reserved_units) == ("SAPPool", 12.0, 0.5)
     status = {Path(i.path).name: i.status for i in a.estate.inputs}
     assert status == {"logical_partition_feed.xml": "parsed", "managed_system_feed.xml": "parsed",
-                      "shared_pool_feed.xml": "parsed", "vios_entry_after_dump_header.txt": "partly"}
+                      "shared_pool_feed.xml": "parsed", "vios_entry_after_dump_header.txt": "partly",
+                      "vios7b_entry.txt": "partly"}
 
 
 def test_partitions_without_their_managed_system_stay_on_an_unnamed_frame(tmp_path):

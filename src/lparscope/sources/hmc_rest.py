@@ -36,8 +36,9 @@ system by UUID only (in its links): the model finds the name in a ManagedSystem 
 Memory is in MB and processors in processing units, as on the command line; the REST hardware page
 table ratio is a power of two (7 is 1:128).
 
-A VirtualIOServer's trunk adapters give ``veth`` objects (``lshwres -r virtualio --rsubtype eth``);
-not read (said once as a warning): its vSCSI / vFC mappings and SEA settings. The PCM performance
+A VirtualIOServer's trunk adapters give ``veth`` objects (``lshwres -r virtualio --rsubtype eth``), its
+vSCSI / vFC mappings ``vscsi`` / ``vfc`` objects of its server adapters (with the client partition
+and slot each serves); not read (said once as a warning): its SEA settings and storage backing devices. The PCM performance
 data (JSON) is another kind (``hmc_pcm.py``). A document type declaration is refused (no entity is ever expanded).
 """
 
@@ -270,6 +271,7 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
         out.append(HmcObject("mem-lpar", a, mem.line, None, ln))
     if lp.tag == "VirtualIOServer":
         out.extend(_trunks(lp, ident, ident_lines))
+        out.extend(_mappings(lp, ident, ident_lines))
     return out
 
 
@@ -288,6 +290,33 @@ def _trunks(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) -> l
                                    ("state", "VariedOn", lambda v: {"true": "1", "false": "0"}.get(v))):
                 _put(a, ln, key, t.value(tag), conv)
             out.append(HmcObject("veth", a, t.line, None, ln))
+    return out
+
+
+_MAPPINGS = (("VirtualSCSIMappings", "VirtualSCSIMapping", "vscsi", "RemoteLogicalPartitionID", "RemoteSlotNumber"),
+             ("VirtualFibreChannelMappings", "VirtualFibreChannelMapping", "vfc", "ConnectingPartitionID",
+              "ConnectingVirtualSlotNumber"))
+
+
+def _mappings(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) -> list[HmcObject]:
+    """A VIOS's vSCSI and vFC server adapters, from its mappings, as the ``vscsi`` / ``vfc`` objects of
+    ``lshwres -r virtualio``: its slot, and the client partition and slot it serves (which pairs the
+    VIOS that serve one client). The client's own adapter is not made from them: a VIOS file alone
+    does not say which other VIOS the client uses, and a client known only by its id would be a
+    partition the frame's configuration may not list."""
+    out = []
+    for group, item, res, remote_id, remote_slot in _MAPPINGS:
+        for maps in (c for c in vios.children if c.tag == group):
+            for mp in (c for c in maps.children if c.tag == item):
+                ad = mp.find("ServerAdapter")
+                if ad is None or ad.value("VirtualSlotNumber") is None:
+                    continue
+                a, ln = dict(ident), dict(ident_lines)
+                a["adapter_type"], ln["adapter_type"] = "server", ad.line
+                _put(a, ln, "slot_num", ad.value("VirtualSlotNumber"))
+                _put(a, ln, "remote_lpar_id", ad.value(remote_id))
+                _put(a, ln, "remote_slot_num", ad.value(remote_slot))
+                out.append(HmcObject(res, a, ad.line, None, ln))
     return out
 
 
@@ -344,7 +373,7 @@ def parse(text: str) -> Parsed:
         else:
             out.records.extend(_partition(obj, uuid or (obj.value("PartitionUUID") or ("", 0))[0] or None, system_uuid))
             if obj.tag == "VirtualIOServer":
-                skipped.add("VIOS mappings and SEA settings (its trunk adapters are read)")
+                skipped.add("VIOS SEA settings and storage backing devices (its trunk adapters and mappings are read)")
     if not out.records:
         out.warn(start + 1, "no ManagedSystem, partition or shared pool object with a name or id")
     for what in sorted(skipped):
