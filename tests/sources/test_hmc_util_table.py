@@ -122,34 +122,3 @@ def test_plain_numbers_is_the_plain_number_pattern():
         if want:
             assert got.tolist() == [float(v) for v in col]
 
-
-def test_uniform_columns_agree_with_the_line_pattern():
-    """The column-at-a-time split takes a listing exactly when every non-blank line matches the
-    pattern made from the first line's names, with the pattern's values."""
-    import random
-
-    rng = random.Random(11)
-    pieces = ["7", "0.25", "", "aix1", "a=b", " x", "x ", "x\u00a0", "\u00a0", "q\"", "1 2", "\t", "v\x00", "é"]
-    for _ in range(4000):
-        names = rng.sample(["time", "lpar_name", "lpar_id", "capped_cycles", "x.y", "a"], rng.randint(1, 4))
-        rows = []
-        for _ in range(rng.randint(1, 5)):
-            fields = [f"{n}={rng.choice(pieces) if rng.random() < 0.3 else str(rng.randint(0, 99))}" for n in names]
-            if rng.random() < 0.05:
-                rng.shuffle(fields)
-            if rng.random() < 0.05:
-                fields.pop()
-            rows.append(",".join(fields))
-        if rng.random() < 0.2:
-            rows.insert(rng.randint(0, len(rows)), rng.choice(["", "  "]))
-        got = ut._uniform_columns(rows, 0, len(rows))
-        kept = [(n + 1, ln) for n, ln in enumerate(rows) if ln.strip()]
-        first = ut._names(kept[0][1]) if kept and '"' not in kept[0][1] else None
-        pattern = ut._row_pattern(first) if first else None
-        matches = [pattern.fullmatch(ln) for _, ln in kept] if pattern else [None]
-        if all(matches) and pattern:
-            assert got is not None, rows
-            assert got[0] == [n for n, _ in kept]
-            assert got[1] == {k: [m.group(j + 1) for m in matches] for j, k in enumerate(first)}, rows
-        else:
-            assert got is None, rows

@@ -203,14 +203,9 @@ def table(rows: list[tuple[int, dict[str, str], dict[str, int] | None]], resourc
 def table_from_columns(lines: list[int], names: list[str], values: list[tuple[str, ...]], resource: str | None,
                        system: str | None) -> UtilTable:
     """A table from rows that all give the same attributes on one line each (the usual listing)."""
-    raw: dict[str, list[str | None]] = {k: list(col) for k, col in zip(names, zip(*values))}
-    return _column_table(lines, raw, resource, system)
-
-
-def _column_table(lines: list[int], raw: dict[str, list[str | None]], resource: str | None,
-                  system: str | None) -> UtilTable:
     import numpy as np
 
+    raw: dict[str, list[str | None]] = {k: list(col) for k, col in zip(names, zip(*values))}
     return _typed(np.array(lines, dtype=np.int64), raw, len(lines), resource, system, {})
 
 
@@ -302,62 +297,11 @@ def _names(line: str) -> tuple[str, ...] | None:
     return names
 
 
-# a blank (\s but a line end) that may start or end a value: after "=", before "," or a line end
-_BLANK_EDGE = re.compile(r"=[^\S\n]|[^\S\n](?:[,\n]|\Z)")
-# ASCII text for the same test by substring: every blank \s matches (the line end aside) to " ",
-# "," to a line end (both end a value)
-_EDGES = bytes.maketrans(b"\t\x0b\x0c\r\x1c\x1d\x1e\x1f,", b"        \n")
-
-
-def _blank_edge(block: str) -> bool:
-    """Whether a value of the listing ``block`` may start or end with a blank. Errs on the side of
-    yes (a blank after an "=" inside a value): the line reader then tells. A pattern with
-    alternatives steps through every character, so ASCII text (the HMC's) is told by one
-    translation and two substring tests."""
-    if not block.isascii():
-        return _BLANK_EDGE.search(block) is not None
-    edges = block.encode("ascii").translate(_EDGES) + b"\n"
-    return b"= " in edges or b" \n" in edges
-
-
-def _uniform_columns(lines: list[str], start: int, end: int) -> tuple[list[int], dict[str, list[str | None]]] | None:
-    """(1-based line of each row, values by attribute) when every non-blank line of ``start:end`` is a
-    plain attribute line with the names of the first, in its order: the usual listing, split a column
-    at a time by string methods instead of a pattern per line. None when any line differs (then
-    :func:`read_plain` reads line by line and tells what is not plain)."""
-    rows = [i for i in range(start, end) if lines[i].strip()]
-    if not rows:
-        return None
-    first = lines[rows[0]]
-    names = _names(first) if '"' not in first else None
-    if names is None:
-        return None
-    block = "\n".join([lines[i] for i in rows])
-    if '"' in block or "\x00" in block or "\r" in block or _blank_edge(block):
-        return None
-    fields = block.replace("\n", ",").split(",")
-    width = len(names)
-    if len(fields) != width * len(rows):
-        return None
-    raw: dict[str, list[str | None]] = {}
-    for j, name in enumerate(names):
-        column = "\n" + "\n".join(fields[j::width])
-        head = "\n" + name + "="
-        if column.count(head) != len(rows):  # a field of this column with another name (or none)
-            return None
-        # values hold no line end, so only the field starts match the head
-        raw[name] = column.replace(head, "\n")[1:].split("\n")  # type: ignore[assignment]
-    return [i + 1 for i in rows], raw
-
-
 def read_plain(lines: list[str], start: int, end: int, resource: str | None, system: str | None
                ) -> UtilTable | None:
     """The table of lines ``start:end`` when every non-blank line is a plain attribute line (no quote,
     no blank around a field or value, no repeated name): what the HMC prints. None when any line is
     not (the caller reads the output line by line then)."""
-    uniform = _uniform_columns(lines, start, end)
-    if uniform is not None:
-        return _column_table(uniform[0], uniform[1], resource, system)
     shapes: dict[tuple[str, ...], list[int]] = {}  # names -> rows with them
     row_lines: list[int] = []
     values: list[tuple[str, ...]] = []
