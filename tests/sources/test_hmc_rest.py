@@ -142,3 +142,11 @@ def test_deep_nesting_is_read_without_recursion():
             '2012_10/"><PoolID>3</PoolID></SharedProcessorPool></content></entry></feed>\n')
     r = hmc_rest.parse(text)
     assert [(o.resource, o.attrs["shared_proc_pool_id"]) for o in r.records] == [("procpool", "3")]
+
+
+def test_trunk_adapters_of_another_virtual_switch_are_kept_apart():
+    text = _read("vios_entry_after_dump_header.txt")
+    assert next(o for o in hmc_rest.parse(text).records if o.resource == "veth").attrs.get("vswitch") is None  # 0: ETHERNET0
+    other = text.replace('<VirtualSwitchID kb="ROR" kxe="false">0</VirtualSwitchID>',
+                         '<VirtualSwitchID kb="ROR" kxe="false">1</VirtualSwitchID>')
+    assert next(o for o in hmc_rest.parse(other).records if o.resource == "veth").attrs["vswitch"] == "virtual switch 1"

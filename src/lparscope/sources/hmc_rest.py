@@ -289,6 +289,10 @@ def _trunks(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) -> l
                                    ("ieee_virtual_eth", "TaggedVLANSupported", lambda v: {"true": "1", "false": "0"}.get(v)),
                                    ("state", "VariedOn", lambda v: {"true": "1", "false": "0"}.get(v))):
                 _put(a, ln, key, t.value(tag), conv)
+            # REST names the virtual switch by number only: 0 is the default switch (ETHERNET0, the
+            # name the model assumes when none is given); another keeps its number, so trunk adapters
+            # of different switches are never compared as one
+            _put(a, ln, "vswitch", t.value("VirtualSwitchID"), lambda v: None if v == "0" else f"virtual switch {v}")
             out.append(HmcObject("veth", a, t.line, None, ln))
     return out
 
