@@ -121,4 +121,3 @@ def test_plain_numbers_is_the_plain_number_pattern():
         assert (got is not None) == want, col
         if want:
             assert got.tolist() == [float(v) for v in col]
-
