@@ -26,22 +26,25 @@ def keep_sample(fr: Frame, it: HmcItem) -> None:
     fr.__dict__.setdefault("_util", []).append(it)
 
 
-def _key_of(event: Any, res: Any, name: Any, pid: Any) -> tuple[str, Any] | None:
-    """The series a sample row belongs to (rows of a ``procpool`` table aside: their key is a number
-    of the row), None for a row of no series (an event, another resource)."""
+def _key_of(event: Any, res: Any, name: Any, pid: Any, pool: Any = None) -> tuple[str, Any] | None:
+    """The series a sample row belongs to (``pool``: the row's shared pool id, for ``procpool`` rows),
+    None for a row of no series (an event, another resource)."""
     if (event or "sample") != "sample":
         return None
     if res == "lpar":
         return ("lpar", name or pid)
     if res == "pool":
         return ("pool", 0)
+    if res == "procpool":
+        return ("pool", None if pool != pool else float(pool))  # NaN: no pool id
     return None
 
 
 def _coded_series(t: Any) -> list[tuple[tuple[str, Any], Any]] | None:
     """(key, its rows as an index array) of one table in the order the keys first appear, from the
     codes of its columns: the key is made once per distinct (event, resource, name, id), not per row.
-    None when a column is not coded (then :func:`_series` goes row by row)."""
+    None when a column is not coded (then :func:`_series` goes row by row, as for ``procpool`` rows,
+    whose key is a number of each row)."""
     import numpy as np
 
     n = len(t)
@@ -74,18 +77,10 @@ def _series(items: list[HmcItem]) -> dict[tuple[str, Any], Rows]:
             continue
         events = t.columns.get("event_type") or [None] * len(t)
         names = t.columns.get("lpar_name") or [None] * len(t)
-        pools = t.numbers("shared_proc_pool_id") if "procpool" in t.resources else None
-        for row, (event, res, name, pid) in enumerate(zip(events, t.resource, names, t.lpar_id)):
-            if (event or "sample") != "sample":
-                continue
-            if res == "lpar":
-                key: tuple[str, Any] = ("lpar", name or pid)
-            elif res == "pool":
-                key = ("pool", 0)
-            elif res == "procpool":
-                v = pools[row]  # type: ignore[index]
-                key = ("pool", None if v != v else float(v))
-            else:
+        pools = t.numbers("shared_proc_pool_id") if "procpool" in t.resources else [None] * len(t)
+        for row, parts in enumerate(zip(events, t.resource, names, t.lpar_id, pools)):
+            key = _key_of(*parts)
+            if key is None:
                 continue
             runs = series.setdefault(key, [])
             if not runs or runs[-1][0] is not it:
