@@ -37,3 +37,15 @@ def test_unrecognised_text_has_a_reason():
 def test_silent_commands_are_dropped():
     segs = split_and_classify("$ oem_setup_env\n# schedo -o vpm_fold_policy\nvpm_fold_policy = 3\n")
     assert [s.kind for s in segs] == ["tunables"]
+
+
+def test_bracket_prompt_with_a_path_names_command_and_host():
+    """bash's [user@host:dir]$ prompt: each command its own output, the host from the prompt."""
+    text = ("[mark@aix01:~]$ uname -a\nAIX aix01 2 7 00C63E204B00\n[mark@aix01:~]$ lparstat\n\n"
+            "System configuration: type=Shared mode=Uncapped smt=8 lcpu=8 mem=4096MB psize=19 ent=0.50\n\n"
+            "%user  %sys  %wait  %idle physc %entc  lbusy  vcsw phint\n"
+            "----- ----- ------ ------ ----- ----- ------ ----- -----\n"
+            "  0.3   0.1    0.0   99.6  0.00   1.0    0.6 305391 17392\n")
+    segs = split_and_classify(text)
+    assert [(s.start, s.kind, s.prompt.host, s.prompt.command) for s in segs] == [
+        (1, None, "aix01", "uname -a"), (3, "lparstat", "aix01", "lparstat")]

@@ -132,7 +132,8 @@ _BARE_OK = frozenset("ioslevel oslevel lspv lswpar prtconf lsconf lsmcode lssrad
 MAX_PROMPT_LINE = 4096
 _SIGILS = "#$>"
 _USER_HOST_RE = re.compile(r"(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)")  # user@host:/path
-_BRACKET_RE = re.compile(r"\[(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)\]")  # [user@host]/path
+# [user@host]/path, [user@host:~] (a path inside the brackets: the host holds no ":")
+_BRACKET_RE = re.compile(r"\[(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)(?::[^\]\s]*)?\]")
 _HOST_PATH_RE = re.compile(r"(?P<host>[A-Za-z0-9][\w.-]*):")  # host:/path
 _EMPTY_USER_HOST_RE = re.compile(r"\[?[\w.-]+@[\w.-]")
 _EMPTY_HOST_PATH_RE = re.compile(r"[\w.-]+:[/~]")
