@@ -98,6 +98,15 @@ def test_content_wins_over_the_name(tmp_path):
     assert "command" not in named["aix9_vmstat_v.txt"].reason and "host 'aix9'" in named["aix9_vmstat_v.txt"].reason
 
 
+def test_a_status_credits_the_name_only_for_what_the_name_gave(tmp_path):
+    """A prompt's host wins over the name's, and the status then does not say the host came from the name."""
+    (tmp_path / "aix9_lsps_a.txt").write_text("root@aix3:/ # lsps -a\n" + _body("lsps/lsps_a_aix72.txt"))
+    est = analyze([str(tmp_path)]).estate
+    assert set(est.hosts) == {"aix3"}
+    (status,) = est.inputs
+    assert (status.host, status.reason) == ("aix3", "")
+
+
 def test_host_prefixed_flat_folder_gives_one_host_per_prefix_and_documents_no_host(tmp_path):
     folder = tmp_path / "collection_2025"
     folder.mkdir()

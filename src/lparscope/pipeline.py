@@ -21,6 +21,7 @@ from .rules.engine import Finding, run
 from .sizing.measured import size_estate
 from .sources import parsers
 from .sources.detect import split_and_classify
+from .sources.filenames import NameHint
 
 
 @dataclass
@@ -126,11 +127,11 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
     segments, hint, shift, results = pre.segments, pre.hint, pre.shift, pre.results
     hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]
     default_host = _file_host(hosts, f.folder, f.display, hint.host if hint else None)
-    hint_note = hint.describe() if hint else ""
     if not segments:
         estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
-    for (seg, parsed, error), own in zip(results, hosts):
+    for n, ((seg, parsed, error), own) in enumerate(zip(results, hosts)):
         host_name = short_host(own) if own else default_host
+        hint_note = _hint_note(hint, n == 0 and shift > 0, not any(hosts))
         offset = seg.start - 1 - shift
         first = max(seg.start - shift, 1)
         notes = [(n - shift, m) for n, m in seg.notes]
@@ -151,6 +152,15 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
         note = "no records found" if not parsed.records else ""
         estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,
                                          "; ".join(x for x in (note, hint_note) if x), warnings))
+
+
+def _hint_note(hint: NameHint | None, command_used: bool, host_used: bool) -> str:
+    """"read from the file name: ..." for what the name gave this output: the command when it was put
+    in front of the text, the host when no output of the file named one (the content wins)."""
+    if hint is None:
+        return ""
+    used = NameHint(hint.command if command_used else None, hint.host if host_used else None)
+    return used.describe()
 
 
 def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None = None) -> None:
