@@ -45,11 +45,10 @@ data (JSON) is another kind (``hmc_pcm.py``). A document type declaration is ref
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any
-from xml.parsers import expat
 
 from ._hmc_values import HmcObject
+from ._xml_tree import Node, read_tree
 from .base import Parsed, split_lines
 
 KIND = "hmc-rest"
@@ -67,78 +66,6 @@ _SYSTEM_IN_LINK = re.compile(r"/ManagedSystem/([0-9A-Fa-f-]{8,})(?:/|$)")
 def detect(text: str) -> int:
     head = text[:65536]
     return 95 if _UOM in head and _OBJECT_RE.search(head) else 0
-
-
-@dataclass
-class Node:
-    """One XML element: its local name (namespace dropped), 1-based line, attributes, text, children."""
-
-    tag: str
-    line: int
-    attrs: dict[str, str]
-    text: str = ""
-    children: list[Node] = field(default_factory=list)
-
-    def find(self, *path: str) -> Node | None:
-        node: Node | None = self
-        for tag in path:
-            node = next((c for c in node.children if c.tag == tag), None) if node is not None else None
-        return node
-
-    def value(self, *path: str) -> tuple[str, int] | None:
-        """(text, line) of the element at ``path`` when it has text."""
-        node = self.find(*path)
-        return (node.text, node.line) if node is not None and node.text else None
-
-
-class _Refused(Exception):
-    pass
-
-
-def _tree(lines: list[str], start: int) -> tuple[Node | None, str]:
-    """The XML element that starts at line index ``start`` (lines after its end are not read), or
-    (None, why not)."""
-    p = expat.ParserCreate(namespace_separator="}")
-    p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    stack: list[Node] = []
-    texts: list[list[str]] = []
-    root: list[Node] = []
-
-    def refuse(*_: Any) -> None:
-        raise _Refused("a document type declaration (entities are never expanded)")
-
-    def begin(name: str, attrs: dict[str, str]) -> None:
-        node = Node(name.rsplit("}", 1)[-1], start + p.CurrentLineNumber, {k.rsplit("}", 1)[-1]: v for k, v in attrs.items()})
-        if stack:
-            stack[-1].children.append(node)
-        else:
-            root.append(node)
-        stack.append(node)
-        texts.append([])
-
-    def end(_: str) -> None:
-        node = stack.pop()
-        node.text = "".join(texts.pop()).strip()
-
-    def chars(data: str) -> None:
-        if texts:
-            texts[-1].append(data)
-
-    p.StartDoctypeDeclHandler = refuse
-    p.EntityDeclHandler = refuse
-    p.StartElementHandler, p.EndElementHandler, p.CharacterDataHandler = begin, end, chars
-    try:
-        for ln in lines[start:]:
-            p.Parse(ln + "\n", False)
-            if root and not stack:
-                break
-        else:
-            p.Parse("", True)
-    except _Refused as exc:
-        return None, str(exc)
-    except expat.ExpatError as exc:
-        return None, f"not well-formed XML at line {start + (exc.lineno or 1)}: {expat.ErrorString(exc.code)}"
-    return (root[0], "") if root else (None, "no XML element")
 
 
 def _system_uuid(*nodes: Node | None) -> str | None:
@@ -169,7 +96,6 @@ def _hpt(text: str) -> str | None:
     return f"1:{2 ** n}" if 0 < n < 20 else None
 
 
-_STATES = {"not activated": "Not Activated"}
 _ENV = {"aix/linux": "aixlinux", "virtual io server": "vioserver", "os400": "os400", "ibm i": "os400"}
 _SHARING = {"capped": "cap", "uncapped": "uncap", "keep idle procs": "keep_idle_procs", "sre idle proces": "share_idle_procs",
             "share idle procs": "share_idle_procs", "share idle procs active": "share_idle_procs_active",
@@ -177,7 +103,8 @@ _SHARING = {"capped": "cap", "uncapped": "uncap", "keep idle procs": "keep_idle_
 
 
 def _state(text: str) -> str:
-    return _STATES.get(text.lower(), " ".join(w.capitalize() for w in text.replace("_", " ").split()))
+    """The command line's spelling of a state: "not activated" -> "Not Activated"."""
+    return " ".join(w.capitalize() for w in text.replace("_", " ").split())
 
 
 def _managed_system(ms: Node, uuid: str | None) -> list[HmcObject]:
@@ -189,9 +116,10 @@ def _managed_system(ms: Node, uuid: str | None) -> list[HmcObject]:
     ln: dict[str, int] = {}
     _put(a, ln, "name", name)
     mtm = ms.find("MachineTypeModelAndSerialNumber")
-    if mtm is not None and mtm.value("MachineType") and mtm.value("Model"):
-        a["type_model"] = f"{mtm.value('MachineType')[0]}-{mtm.value('Model')[0]}"  # type: ignore[index]
-        ln["type_model"] = mtm.value("MachineType")[1]  # type: ignore[index]
+    if mtm is not None:
+        machine, model = mtm.value("MachineType"), mtm.value("Model")
+        if machine and model:
+            a["type_model"], ln["type_model"] = f"{machine[0]}-{model[0]}", machine[1]
         _put(a, ln, "serial_num", mtm.value("SerialNumber"))
     _put(a, ln, "state", ms.value("State"), _state)
     if uuid:
@@ -362,7 +290,7 @@ def parse(text: str) -> Parsed:
         return out
     if start:
         out.warn(1, f"{start} line(s) before the XML not read")
-    root, why = _tree(lines, start)
+    root, why = read_tree(lines, start)
     if root is None:
         out.warn(start + 1, f"XML not read: {why}")
         return out
