@@ -129,9 +129,10 @@ def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[st
     default_host = _file_host(hosts, f.folder, f.display, hint.host if hint else None)
     if not segments:
         estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
-    for n, ((seg, parsed, error), own) in enumerate(zip(results, hosts)):
+    host_from_name = not any(hosts)
+    for k, ((seg, parsed, error), own) in enumerate(zip(results, hosts)):
         host_name = short_host(own) if own else default_host
-        hint_note = _hint_note(hint, n == 0 and shift > 0, not any(hosts))
+        hint_note = _hint_note(hint, k == 0 and shift > 0, host_from_name)
         offset = seg.start - 1 - shift
         first = max(seg.start - shift, 1)
         notes = [(n - shift, m) for n, m in seg.notes]

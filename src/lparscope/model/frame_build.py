@@ -46,9 +46,9 @@ class Builder(FrameSet):
         REST object names its managed system by UUID: the name is that of the system with that UUID."""
         by_uuid: dict[str, str] = {}
         for it in items:
-            a = record_attrs(it.rec)
-            if getattr(it.rec, "resource", None) == "sys" and a.get("uuid") and self._system_of(it.rec):
-                by_uuid[a["uuid"].lower()] = self._system_of(it.rec)
+            uuid = record_attrs(it.rec).get("uuid")
+            if getattr(it.rec, "resource", None) == "sys" and uuid and (name := self._system_of(it.rec)):
+                by_uuid[uuid.lower()] = name
 
         def system_of(rec: Any) -> str | None:
             uuid = record_attrs(rec).get("managed_system_uuid") if record_kind(rec) == "HmcObject" else None

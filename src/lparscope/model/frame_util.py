@@ -47,15 +47,14 @@ def _coded_series(t: Any) -> list[tuple[tuple[str, Any], Any]] | None:
     whose key is a number of each row)."""
     import numpy as np
 
-    n = len(t)
     cols = [t.columns.get("event_type"), t.resource, t.columns.get("lpar_name"), t.lpar_id]
     if not all(c is None or isinstance(c, Coded) for c in cols):
         return None
-    combo = np.zeros(n, dtype=np.int64)
+    combo = np.zeros(len(t), dtype=np.int64)
     for c in cols:
         if c is not None:
             combo = combo * len(c.values) + c.codes
-    distinct, first, inverse = np.unique(combo, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(combo, return_index=True, return_inverse=True)
     keys: dict[tuple[str, Any], list[int]] = {}
     for d in np.argsort(first, kind="stable").tolist():
         row = int(first[d])

@@ -145,8 +145,8 @@ class _Reader(SpecificBlocks):
         if not text:
             self.flags_open = self.vlan_open = False
             return
-        # Each pattern is tried only on lines holding a word it needs: most lines are counters.
-        # the three headers' word; two are matched in any case, where "ſ" is an "s" too
+        # Each pattern is tried only on lines holding a word it needs (most lines are counters). The
+        # headers' word is "statistics"; two of them match in any case, where non-ASCII "ſ" is an "s".
         statistics = "statistics" in text.lower() or not text.isascii()
         m = _HEADER_RE.match(line) if statistics else None
         if m:

@@ -159,9 +159,10 @@ def parse(text: str) -> Parsed:
             if used is None or (name is None and ident is None):
                 skipped += 1
                 continue
-            s = series.get((what, ident if ident is not None else name))
+            key = (what, ident if ident is not None else name)
+            s = series.get(key)
             if s is None:
-                s = series[(what, ident if ident is not None else name)] = PcmSeries(what, name, ident, system, uuid, line)
+                s = series[key] = PcmSeries(what, name, ident, system, uuid, line)
             s.times.append(when)
             s.used.append(used)
             s.lines.append(line)

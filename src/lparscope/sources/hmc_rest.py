@@ -91,11 +91,20 @@ def _put(out: dict[str, str], lines: dict[str, int], key: str, found: tuple[str,
         out[key], lines[key] = value, line
 
 
+def _put_all(out: dict[str, str], lines: dict[str, int], node: Node, fields: tuple[tuple[Any, ...], ...]) -> None:
+    """:func:`_put` of each (key, element tag[, conversion]) of ``node``."""
+    for key, tag, *conv in fields:
+        _put(out, lines, key, node.value(tag), *conv)
+
+
 def _hpt(text: str) -> str | None:
     n = int(text) if text.isdigit() and len(text) <= 2 else -1  # an exponent: 5 to 9 in practice
     return f"1:{2 ** n}" if 0 < n < 20 else None
 
 
+_FLAG = {"true": "1", "false": "0"}.get  # a REST boolean as the command line's 0/1
+_DEDICATED = {"true": "ded", "false": "shared"}.get  # CurrentHasDedicatedProcessors -> curr_proc_mode
+_SHARED_MEMORY = {"true": "shared", "false": "ded"}.get  # SharedMemoryEnabled -> mem_mode
 _ENV = {"aix/linux": "aixlinux", "virtual io server": "vioserver", "os400": "os400", "ibm i": "os400"}
 _SHARING = {"capped": "cap", "uncapped": "uncap", "keep idle procs": "keep_idle_procs", "sre idle proces": "share_idle_procs",
             "share idle procs": "share_idle_procs", "share idle procs active": "share_idle_procs_active",
@@ -128,18 +137,17 @@ def _managed_system(ms: Node, uuid: str | None) -> list[HmcObject]:
     proc = ms.find("AssociatedSystemProcessorConfiguration")
     if proc is not None:
         a, ln = {}, {}
-        for key, tag in (("installed_sys_proc_units", "InstalledSystemProcessorUnits"),
-                         ("configurable_sys_proc_units", "ConfigurableSystemProcessorUnits"),
-                         ("curr_avail_sys_proc_units", "CurrentAvailableSystemProcessorUnits")):
-            _put(a, ln, key, proc.value(tag))
+        _put_all(a, ln, proc, (("installed_sys_proc_units", "InstalledSystemProcessorUnits"),
+                               ("configurable_sys_proc_units", "ConfigurableSystemProcessorUnits"),
+                               ("curr_avail_sys_proc_units", "CurrentAvailableSystemProcessorUnits")))
         out.append(HmcObject("proc-sys", a, proc.line, system, ln))
     mem = ms.find("AssociatedSystemMemoryConfiguration")
     if mem is not None:
         a, ln = {}, {}
-        for key, tag in (("installed_sys_mem", "InstalledSystemMemory"), ("configurable_sys_mem", "ConfigurableSystemMemory"),
-                         ("curr_avail_sys_mem", "CurrentAvailableSystemMemory"), ("sys_firmware_mem", "MemoryUsedByHypervisor")):
-            _put(a, ln, key, mem.value(tag))
-        _put(a, ln, "default_hpt_ratios", mem.value("DefaultHardwarePageTableRatio"), _hpt)
+        _put_all(a, ln, mem, (("installed_sys_mem", "InstalledSystemMemory"), ("configurable_sys_mem", "ConfigurableSystemMemory"),
+                              ("curr_avail_sys_mem", "CurrentAvailableSystemMemory"),
+                              ("sys_firmware_mem", "MemoryUsedByHypervisor"),
+                              ("default_hpt_ratios", "DefaultHardwarePageTableRatio", _hpt)))
         out.append(HmcObject("mem-sys", a, mem.line, system, ln))
     return out
 
@@ -160,7 +168,7 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
     _put(a, ln, "state", lp.value("PartitionState"), _state)
     _put(a, ln, "os_version", lp.value("OperatingSystemVersion"))
     _put(a, ln, "curr_profile", lp.value("LastActivatedProfile"))
-    _put(a, ln, "suspend_capable", lp.value("SuspendCapable"), lambda t: "1" if t == "true" else "0" if t == "false" else None)
+    _put(a, ln, "suspend_capable", lp.value("SuspendCapable"), _FLAG)
     for key, value in (("uuid", uuid), ("managed_system_uuid", system_uuid)):
         if value:
             a[key], ln[key] = value, lp.line
@@ -168,34 +176,30 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
     proc = lp.find("PartitionProcessorConfiguration")
     if proc is not None:
         a, ln = dict(ident), dict(ident_lines)
-        _put(a, ln, "curr_proc_mode", proc.value("CurrentHasDedicatedProcessors"),
-             lambda t: "ded" if t == "true" else "shared" if t == "false" else None)
+        _put(a, ln, "curr_proc_mode", proc.value("CurrentHasDedicatedProcessors"), _DEDICATED)
         _put(a, ln, "curr_sharing_mode", proc.value("CurrentSharingMode"), lambda t: _SHARING.get(t.lower()))
         shared = proc.find("CurrentSharedProcessorConfiguration")
         if shared is not None and a.get("curr_proc_mode") != "ded":
-            for key, tag in (("curr_proc_units", "CurrentProcessingUnits"), ("curr_procs", "AllocatedVirtualProcessors"),
-                             ("curr_min_proc_units", "CurrentMinimumProcessingUnits"),
-                             ("curr_max_proc_units", "CurrentMaximumProcessingUnits"),
-                             ("curr_min_procs", "CurrentMinimumVirtualProcessors"),
-                             ("curr_max_procs", "CurrentMaximumVirtualProcessors"),
-                             ("curr_uncap_weight", "CurrentUncappedWeight"),
-                             ("curr_shared_proc_pool_id", "CurrentSharedProcessorPoolID")):
-                _put(a, ln, key, shared.value(tag))
+            _put_all(a, ln, shared, (("curr_proc_units", "CurrentProcessingUnits"),
+                                     ("curr_procs", "AllocatedVirtualProcessors"),
+                                     ("curr_min_proc_units", "CurrentMinimumProcessingUnits"),
+                                     ("curr_max_proc_units", "CurrentMaximumProcessingUnits"),
+                                     ("curr_min_procs", "CurrentMinimumVirtualProcessors"),
+                                     ("curr_max_procs", "CurrentMaximumVirtualProcessors"),
+                                     ("curr_uncap_weight", "CurrentUncappedWeight"),
+                                     ("curr_shared_proc_pool_id", "CurrentSharedProcessorPoolID")))
         dedicated = proc.find("CurrentDedicatedProcessorConfiguration")
         if dedicated is not None and a.get("curr_proc_mode") == "ded":
-            for key, tag in (("curr_procs", "CurrentProcessors"), ("curr_min_procs", "CurrentMinimumProcessors"),
-                             ("curr_max_procs", "CurrentMaximumProcessors")):
-                _put(a, ln, key, dedicated.value(tag))
+            _put_all(a, ln, dedicated, (("curr_procs", "CurrentProcessors"), ("curr_min_procs", "CurrentMinimumProcessors"),
+                                        ("curr_max_procs", "CurrentMaximumProcessors")))
         out.append(HmcObject("proc-lpar", a, proc.line, None, ln))
     mem = lp.find("PartitionMemoryConfiguration")
     if mem is not None:
         a, ln = dict(ident), dict(ident_lines)
-        for key, tag in (("curr_mem", "CurrentMemory"), ("curr_min_mem", "CurrentMinimumMemory"),
-                         ("curr_max_mem", "CurrentMaximumMemory"), ("curr_mem_expansion", "CurrentExpansionFactor")):
-            _put(a, ln, key, mem.value(tag))
-        _put(a, ln, "mem_mode", mem.value("SharedMemoryEnabled"),
-             lambda t: "shared" if t == "true" else "ded" if t == "false" else None)
-        _put(a, ln, "curr_hpt_ratio", mem.value("CurrentHardwarePageTableRatio"), _hpt)
+        _put_all(a, ln, mem, (("curr_mem", "CurrentMemory"), ("curr_min_mem", "CurrentMinimumMemory"),
+                              ("curr_max_mem", "CurrentMaximumMemory"), ("curr_mem_expansion", "CurrentExpansionFactor"),
+                              ("mem_mode", "SharedMemoryEnabled", _SHARED_MEMORY),
+                              ("curr_hpt_ratio", "CurrentHardwarePageTableRatio", _hpt)))
         out.append(HmcObject("mem-lpar", a, mem.line, None, ln))
     if lp.tag == "VirtualIOServer":
         out.extend(_trunks(lp, ident, ident_lines))
@@ -211,12 +215,10 @@ def _trunks(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) -> l
         for t in (c for c in trunks.children if c.tag == "TrunkAdapter"):
             a, ln = dict(ident), dict(ident_lines)
             a["is_trunk"], ln["is_trunk"] = "1", t.line
-            for key, tag, conv in (("slot_num", "VirtualSlotNumber", None), ("port_vlan_id", "PortVLANID", None),
-                                   ("addl_vlan_ids", "TaggedVLANIDs", lambda v: ",".join(v.split())),
-                                   ("trunk_priority", "TrunkPriority", None), ("mac_addr", "MACAddress", None),
-                                   ("ieee_virtual_eth", "TaggedVLANSupported", lambda v: {"true": "1", "false": "0"}.get(v)),
-                                   ("state", "VariedOn", lambda v: {"true": "1", "false": "0"}.get(v))):
-                _put(a, ln, key, t.value(tag), conv)
+            _put_all(a, ln, t, (("slot_num", "VirtualSlotNumber"), ("port_vlan_id", "PortVLANID"),
+                                ("addl_vlan_ids", "TaggedVLANIDs", lambda v: ",".join(v.split())),
+                                ("trunk_priority", "TrunkPriority"), ("mac_addr", "MACAddress"),
+                                ("ieee_virtual_eth", "TaggedVLANSupported", _FLAG), ("state", "VariedOn", _FLAG)))
             # REST names the virtual switch by number only: 0 is the default switch (ETHERNET0, the
             # name the model assumes when none is given); another keeps its number, so trunk adapters
             # of different switches are never compared as one
@@ -245,9 +247,8 @@ def _mappings(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) ->
                     continue
                 a, ln = dict(ident), dict(ident_lines)
                 a["adapter_type"], ln["adapter_type"] = "server", ad.line
-                _put(a, ln, "slot_num", ad.value("VirtualSlotNumber"))
-                _put(a, ln, "remote_lpar_id", ad.value(remote_id))
-                _put(a, ln, "remote_slot_num", ad.value(remote_slot))
+                _put_all(a, ln, ad, (("slot_num", "VirtualSlotNumber"), ("remote_lpar_id", remote_id),
+                                     ("remote_slot_num", remote_slot)))
                 out.append(HmcObject(res, a, ad.line, None, ln))
     return out
 
@@ -255,9 +256,9 @@ def _mappings(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) ->
 def _pool(pool: Node, system_uuid: str | None) -> list[HmcObject]:
     a: dict[str, str] = {}
     ln: dict[str, int] = {}
-    for key, tag in (("shared_proc_pool_id", "PoolID"), ("name", "PoolName"), ("max_pool_proc_units", "MaximumProcessingUnits"),
-                     ("curr_reserved_pool_proc_units", "CurrentReservedProcessingUnits")):
-        _put(a, ln, key, pool.value(tag))
+    _put_all(a, ln, pool, (("shared_proc_pool_id", "PoolID"), ("name", "PoolName"),
+                           ("max_pool_proc_units", "MaximumProcessingUnits"),
+                           ("curr_reserved_pool_proc_units", "CurrentReservedProcessingUnits")))
     if "shared_proc_pool_id" not in a:
         return []
     if system_uuid:
@@ -296,14 +297,16 @@ def parse(text: str) -> Parsed:
         return out
     skipped: set[str] = set()
     for obj, entry in _objects(root):
-        uuid = entry.value("id")[0] if entry is not None and entry.value("id") else None
+        entry_id = entry.value("id") if entry is not None else None
+        uuid = entry_id[0] if entry_id else None
         system_uuid = _system_uuid(obj.find("AssociatedManagedSystem"), entry, root if root.tag == "feed" else None)
         if obj.tag == "ManagedSystem":
             out.records.extend(_managed_system(obj, uuid))
         elif obj.tag == "SharedProcessorPool":
             out.records.extend(_pool(obj, system_uuid))
         else:
-            out.records.extend(_partition(obj, uuid or (obj.value("PartitionUUID") or ("", 0))[0] or None, system_uuid))
+            own_uuid = obj.value("PartitionUUID")
+            out.records.extend(_partition(obj, uuid or (own_uuid[0] if own_uuid else None), system_uuid))
             if obj.tag == "VirtualIOServer":
                 skipped.add("VIOS SEA settings and storage backing devices (its trunk adapters and mappings are read)")
     if not out.records:

@@ -194,7 +194,8 @@ def _vlans_fix(fr: Frame, lacking: str, own: list[VirtualEth], partner: list[Vir
             hmc.append(f"# {lacking} has no trunk adapter that takes tagged VLANs (ieee_virtual_eth=1) for "
                        f"VLAN(s) {', '.join(map(str, tagged))}: make one 802.1Q capable in the profile, or add one")
             continue
-        onto.setdefault(dest.slot, []).extend(x for x in tagged if x not in onto.get(dest.slot, []))
+        vlans = onto.setdefault(dest.slot, [])
+        vlans.extend(x for x in tagged if x not in vlans)
     for slot_no, vlans in onto.items():
         vl = ",".join(map(str, vlans))
         hmc.insert(0, f'chhwres -m {m} -r virtualio --rsubtype eth -o s -p {lacking} -s {slot_no} -a "addl_vlan_ids+={vl}"')
