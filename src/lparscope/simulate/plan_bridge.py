@@ -71,7 +71,15 @@ def plan_changes(plan: Any, tr: FrameTrace, by_frame: dict[str | None, list[tupl
 def step_effects(tr: FrameTrace, staged: list[tuple[int | None, Change]],
                  censored_extra: float = CENSORED_EXTRA) -> list[dict[str, Any]]:
     """Replay the plan step by step (each step on top of the ones before it): which partitions a
-    step starves that it does not change, in how many more intervals."""
+    step starves that it does not change, in how many more intervals. Replayed once per trace,
+    steps and ``censored_extra``; each call gets its own copy."""
+    key = (tuple(staged), censored_extra)
+    if key not in tr.replayed:
+        tr.replayed[key] = _step_effects(tr, staged, censored_extra)
+    return [{**e, "changes": list(e["changes"]), "starves": [dict(s) for s in e["starves"]]} for e in tr.replayed[key]]
+
+
+def _step_effects(tr: FrameTrace, staged: list[tuple[int | None, Change]], censored_extra: float) -> list[dict[str, Any]]:
     demand = tr.demand(censored_extra)
     steps = sorted({s for s, _ in staged if s is not None})
     current = tr.settings

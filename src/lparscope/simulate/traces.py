@@ -55,6 +55,9 @@ class FrameTrace:
     hmc_names: list[str] = field(default_factory=list)  # partition names as the HMC knows them
     memory_mb: list[float] = field(default_factory=list)
     virtual_io: list[bool] = field(default_factory=list)  # a client with vSCSI / vFC adapters (needs its VIOS)
+    # plan steps already replayed on this trace (plan_bridge.step_effects): the plan check and the
+    # what-if report replay the same steps
+    replayed: dict[Any, list[dict[str, Any]]] = field(default_factory=dict, repr=False, compare=False)
 
     def demand(self, censored_extra: float = CENSORED_EXTRA) -> np.ndarray:
         return np.where(self.censored, self.observed * (1.0 + censored_extra), self.observed)
