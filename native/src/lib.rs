@@ -25,7 +25,8 @@
 //!    empty field or a value that is not a number, which is also reported).
 //!
 //! Modules: [`classify`] (what a line is), [`numbers`] (what a field is worth), [`input`]
-//! (blocks of a file or of bytes), [`pass1`], [`pass2`]; this file is the Python interface.
+//! (blocks of a file or of bytes), [`pass1`], [`pass2`]; [`attrs`] reads HMC attribute listings
+//! (`lslparutil` events) for the HMC reader; this file is the Python interface.
 //!
 //! Line ends: "\n", "\r\n" and a lone "\r" all end a line (as the Python reader's
 //! `replace(b"\r\n", b"\n").replace(b"\r", b"\n")`).
@@ -35,6 +36,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use std::fs::File;
 
+mod attrs;
 mod classify;
 mod input;
 mod numbers;
@@ -229,10 +231,46 @@ fn parse_number(tok: &[u8]) -> Option<f64> {
     numbers::parse_num(tok)
 }
 
+/// An HMC attribute listing (``lslparutil`` events, one ``name=value,...`` line each) read
+/// column-wise (see `attrs.rs`): ``(lines, names, columns)`` or None when Python must read it.
+/// ``lines``: int64, each row's line (``first_line`` + its 0-based line in ``text``);
+/// ``columns``: per name ``(floats, codes, distinct)``: float64 values when all are plain numbers
+/// within ``limit`` (else None), and, for the names in ``coded`` or when there are no floats,
+/// a uint32 code per row into the distinct values (in order of first appearance).
+#[pyfunction]
+fn attr_listing(
+    py: Python<'_>,
+    text: &str,
+    first_line: i64,
+    coded: std::collections::HashSet<String>,
+    limit: f64,
+) -> PyResult<Option<PyObject>> {
+    let Some(listing) = attrs::read(text) else { return Ok(None) };
+    let lines: Vec<i64> = listing.lines.iter().map(|i| i + first_line).collect();
+    let columns = PyList::empty_bound(py);
+    for (name, column) in listing.names.iter().zip(&listing.columns) {
+        let floats = attrs::floats(column, limit);
+        let (codes, distinct) = if floats.is_none() || coded.contains(*name) {
+            let (codes, distinct) = attrs::coded(column);
+            (Some(PyArray1::from_vec_bound(py, codes)), Some(PyList::new_bound(py, distinct)))
+        } else {
+            (None, None)
+        };
+        columns.append((floats.map(|f| PyArray1::from_vec_bound(py, f)), codes, distinct))?;
+    }
+    Ok(Some((PyArray1::from_vec_bound(py, lines), PyList::new_bound(py, &listing.names), columns).into_py(py)))
+}
+
+/// What the Python side expects of this core; a core built from older sources (an editable
+/// install not rebuilt) says another number, or none, and is not used.
+const API: u32 = 2;
+
 #[pymodule]
 fn _nmon_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Scanner>()?;
     m.add_function(wrap_pyfunction!(parse_number, m)?)?;
+    m.add_function(wrap_pyfunction!(attr_listing, m)?)?;
     m.add("BLOCK", BLOCK)?;
+    m.add("API", API)?;
     Ok(())
 }

@@ -5,6 +5,7 @@ from datetime import datetime
 import numpy as np
 
 from lparscope.sources import _hmc_csv as hc
+from lparscope.sources import _hmc_util_listing as ul
 from lparscope.sources import _hmc_util_table as ut
 from lparscope.sources import hmc_util as u
 
@@ -26,7 +27,7 @@ def _line_by_line(lines: list[str], system: str | None = "f1") -> list[u.UtilSam
 
 def test_plain_listing_is_read_column_wise_with_the_same_samples():
     lines = _rows()
-    table = ut.read_plain(lines, 0, len(lines), "lpar", "f1")
+    table = ul.read_plain(lines, 0, len(lines), "lpar", "f1")
     assert table is not None and len(table) == 12
     assert isinstance(table.columns["capped_cycles"], np.ndarray)
     assert isinstance(table.columns["lpar_name"], ut.Coded) and table.columns["lpar_name"].codes.dtype.itemsize == 1
@@ -41,7 +42,7 @@ def test_mixed_events_keep_their_order_and_attributes():
     lines.insert(2, "time=03/14/2024 10:07:00,event_type=state_change,resource_type=lpar,lpar_name=aix1,lpar_id=3,"
                     "state=Running")
     lines.insert(1, "")
-    table = ut.read_plain(lines, 0, len(lines), "lpar", "f1")
+    table = ul.read_plain(lines, 0, len(lines), "lpar", "f1")
     assert table is not None
     got = table.samples()
     assert got == _line_by_line(lines)
@@ -52,10 +53,10 @@ def test_mixed_events_keep_their_order_and_attributes():
 
 def test_values_that_are_not_plain_numbers_stay_as_the_reader_types_them():
     lines = [ROW.format(m=0, t=10, n="a", i=1, c="12%", uc=""), ROW.format(m=5, t=20, n="a", i=1, c="3,5", uc=4)]
-    table = ut.read_plain(lines, 0, 2, "lpar", None)
+    table = ul.read_plain(lines, 0, 2, "lpar", None)
     assert table is None  # "3,5" is not a plain line (an unquoted comma): read line by line
     lines[1] = ROW.format(m=5, t=20, n="a", i=1, c="99999999999999999999999", uc=4)
-    table = ut.read_plain(lines, 0, 2, "lpar", None)
+    table = ul.read_plain(lines, 0, 2, "lpar", None)
     assert table is not None
     assert table.columns["capped_cycles"] == [12.0, "99999999999999999999999"]  # "%" dropped; out of range: text
     assert table.columns["uncapped_cycles"] == ["", 4.0]
@@ -66,7 +67,7 @@ def test_a_quoted_or_spaced_line_sends_the_output_to_the_line_reader():
     lines = _rows(2)
     for bad in ('time=03/14/2024 10:00:00,"lpar_name=a,b",lpar_id=2', "time=1, lpar_name=a", "HSCL1234 no such system"):
         changed = lines[:1] + [bad] + lines[1:]
-        assert ut.read_plain(changed, 0, len(changed), "lpar", "f1") is None
+        assert ul.read_plain(changed, 0, len(changed), "lpar", "f1") is None
     text = HEAD + "\n".join(lines[:1] + ["HSCL1234 no such system"] + lines[1:]) + "\n"
     r = u.parse(text)
     assert [type(x).__name__ for x in r.records] == ["HmcMessage", "UtilTable"]

@@ -7,12 +7,12 @@ values, the first values that are not numbers; and the few thousand text lines: 
 ZZZZ, headers, UARG, ERROR ...) is turned into the :class:`~lparscope.nmon.NmonRecording` by the
 same Python code as the pure path, so both give the same recording.
 
-``LPARSCOPE_NMON_NATIVE=0`` in the environment forces the pure path (numpy + Arrow).
+``LPARSCOPE_NMON_NATIVE=0`` (or ``LPARSCOPE_NATIVE=0``) in the environment forces the pure path
+(numpy + Arrow); a core older than these sources is not used either (``lparscope.native_core``).
 """
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,10 +21,7 @@ from .snapshots import ReadLines
 from . import state as limits
 from .state import TooManySections
 
-try:
-    from .. import _nmon_native as core
-except ImportError:  # built only when a Rust toolchain was there at install time
-    core = None
+from ..native_core import STALE, core, off, status
 
 if TYPE_CHECKING:  # pragma: no cover
     from .routing import Routing
@@ -41,17 +38,17 @@ def available() -> bool:
 
 
 def enabled() -> bool:
-    """True when read_nmon uses the native core (installed and not disabled by LPARSCOPE_NMON_NATIVE=0)."""
-    return core is not None and os.environ.get("LPARSCOPE_NMON_NATIVE", "1").strip().lower() not in ("0", "no", "off", "false")
+    """True when read_nmon uses the native core (installed, current, not turned off by
+    LPARSCOPE_NATIVE=0 or LPARSCOPE_NMON_NATIVE=0)."""
+    return core is not None and not off() and not off("LPARSCOPE_NMON_NATIVE")
 
 
 def describe() -> str:
     """One terminal line (under 80 characters): which path reads nmon recordings, and why."""
     if enabled():
         return "nmon read with the native core (Rust, built at install)"
-    if core is None:
-        return "nmon read with the pure-Python path (slower): cargo was absent at install"
-    return "nmon read with the pure-Python path (LPARSCOPE_NMON_NATIVE=0)"
+    why = status() or ("cargo was absent at install" if core is None else "LPARSCOPE_NMON_NATIVE=0")
+    return f"nmon read with the pure-Python path{'' if STALE else ' (slower)'}: {why}"
 
 
 def _texts(codes: np.ndarray, distinct: list[str]) -> np.ndarray:

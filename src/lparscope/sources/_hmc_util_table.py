@@ -1,8 +1,8 @@
 """``lslparutil`` events kept column-wise: one :class:`UtilTable` per command output.
 
 A day of five-minute samples of a frame is thousands of lines that repeat the same attribute
-names in the same order. Each line is matched once against a pattern made from its names (most
-lines have the names of the line before), its values go to one list per attribute, and an
+names in the same order. ``_hmc_util_listing`` reads such a listing column-wise (natively, or
+with one pattern per set of names); here its values become one column per attribute, and an
 attribute whose every value is a plain number becomes one float array. A row of the table is
 what one :class:`UtilSample` was (``UtilTable.sample(i)`` still gives it), for a tenth of the memory.
 
@@ -191,7 +191,7 @@ def table(rows: list[tuple[int, dict[str, str], dict[str, int] | None]], resourc
     for _, attrs, _ in rows:
         if attrs.keys() != names.keys():
             names.update(dict.fromkeys(attrs))
-    raw = {k: [a.get(k) for _, a, _ in rows] for k in names}
+    raw = {k: _Texts([a.get(k) for _, a, _ in rows]) for k in names}
     lines = [ln for ln, _, _ in rows]
     field_lines = {}
     for i, (ln, attrs, own) in enumerate(rows):
@@ -205,24 +205,69 @@ def table_from_columns(lines: list[int], names: list[str], values: list[tuple[st
     """A table from rows that all give the same attributes on one line each (the usual listing)."""
     import numpy as np
 
-    raw: dict[str, list[str | None]] = {k: list(col) for k, col in zip(names, zip(*values))}
+    raw = {k: _Texts(list(col)) for k, col in zip(names, zip(*values))}
     return _typed(np.array(lines, dtype=np.int64), raw, len(lines), resource, system, {})
 
 
-def _typed(line: Any, raw: dict[str, list[str | None]], n: int, resource: str | None, system: str | None,
+class _Texts:
+    """A column as read: the text of each row (None: the row does not give it)."""
+
+    def __init__(self, values: list[str | None]) -> None:
+        self.values = values
+
+    def coded(self, conv: Any) -> Coded:
+        return _coded(self.values, conv)
+
+    def numbers(self) -> Any:
+        """A float array when every value is a plain number in range, else None."""
+        import numpy as np
+
+        col = self.values
+        if col and None not in col and max(map(len, col)) <= 48:  # type: ignore[arg-type]
+            arr = plain_numbers(col)  # type: ignore[arg-type]
+            if arr is not None and not (np.abs(arr) > LIMIT).any():
+                return arr
+        return None
+
+    def per_value(self, conv: Any) -> list[Any]:
+        """``conv`` of each value, computed once per distinct value (times, types and ids repeat)."""
+        seen = {v: conv(v) for v in set(self.values)}
+        return list(map(seen.__getitem__, self.values))
+
+
+class _NativeColumn:
+    """A column as the native core read it (``attr_listing``): float64 values when all are plain
+    numbers in range, and/or a code per row into the distinct texts."""
+
+    def __init__(self, floats: Any, codes: Any, distinct: list[str] | None) -> None:
+        self.floats, self.codes, self.distinct = floats, codes, distinct
+
+    def coded(self, conv: Any) -> Coded:
+        return Coded(self.codes.astype(_code_type(len(self.distinct))), [conv(v) for v in self.distinct])  # type: ignore[arg-type]
+
+    def numbers(self) -> Any:
+        return self.floats
+
+    def per_value(self, conv: Any) -> list[Any]:
+        converted = [conv(v) for v in self.distinct]  # type: ignore[union-attr]
+        return list(map(converted.__getitem__, self.codes.tolist()))
+
+
+def _typed(line: Any, raw: dict[str, Any], n: int, resource: str | None, system: str | None,
            field_lines: dict[int, dict[str, int]]) -> UtilTable:
-    columns = {k: (_text_column(col) if k in TEXT_KEYS else _number_column(col)) for k, col in raw.items()}
-    none = [None] * n
-    times = _coded(raw.get("time", none), lambda v: parse_time(v or "") or (shared_value(v) if v else ""))
-    res = _coded(raw.get("resource_type", none), lambda v: shared_value(v) if v else (resource or "unknown"))
-    ids = _coded(raw.get("lpar_id", none), lambda v: hv.as_int({"lpar_id": v}, "lpar_id") if v is not None else None)
+    """The table of typed columns from ``raw`` (name -> :class:`_Texts` or :class:`_NativeColumn`)."""
+    columns = {k: (col.coded(_text_value) if k in TEXT_KEYS else _number_column(col)) for k, col in raw.items()}
+    none = _Texts([None] * n)
+    times = raw.get("time", none).coded(lambda v: parse_time(v or "") or (shared_value(v) if v else ""))
+    res = raw.get("resource_type", none).coded(lambda v: shared_value(v) if v else (resource or "unknown"))
+    ids = raw.get("lpar_id", none).coded(lambda v: hv.as_int({"lpar_id": v}, "lpar_id") if v is not None else None)
     return UtilTable(line, columns, times, res, ids, system, field_lines)
 
 
-def _per_value(col: list[str | None], conv: Any) -> list[Any]:
-    """``conv`` of each value, computed once per distinct value (times, types and ids repeat)."""
-    seen = {v: conv(v) for v in set(col)}
-    return list(map(seen.__getitem__, col))
+def _code_type(distinct: int) -> Any:
+    import numpy as np
+
+    return np.uint8 if distinct <= 256 else np.uint16 if distinct <= 65536 else np.uint32
 
 
 def _coded(col: list[str | None], conv: Any) -> Coded:
@@ -231,24 +276,18 @@ def _coded(col: list[str | None], conv: Any) -> Coded:
 
     distinct = list(dict.fromkeys(col))
     code = {v: i for i, v in enumerate(distinct)}
-    dtype = np.uint8 if len(distinct) <= 256 else np.uint16 if len(distinct) <= 65536 else np.uint32
-    return Coded(np.fromiter(map(code.__getitem__, col), dtype, len(col)), [conv(v) for v in distinct])
+    return Coded(np.fromiter(map(code.__getitem__, col), _code_type(len(distinct)), len(col)), [conv(v) for v in distinct])
 
 
-def _text_column(col: list[str | None]) -> Coded:
-    return _coded(col, lambda v: shared_value(v) if v is not None else None)
+def _text_value(v: str | None) -> str | None:
+    return shared_value(v) if v is not None else None
 
 
-def _number_column(col: list[str | None]) -> Any:
+def _number_column(col: Any) -> Any:
     """A float array when every value is a plain number in range, else each value as ``to_float`` reads
     it (or its text when it is not a number)."""
-    import numpy as np
-
-    if col and None not in col and max(map(len, col)) <= 48:
-        arr = plain_numbers(col)  # type: ignore[arg-type]
-        if arr is not None and not (np.abs(arr) > LIMIT).any():
-            return arr
-    return _per_value(col, _typed_value)
+    arr = col.numbers()
+    return arr if arr is not None else col.per_value(_typed_value)
 
 
 def plain_numbers(col: list[str]) -> Any:
@@ -275,61 +314,3 @@ def _typed_value(v: str | None) -> float | str | None:
         return None
     f = to_float(v)
     return f if f is not None else shared_value(v)
-
-
-# --- reading a listing column-wise --------------------------------------------------------------
-
-_KEY = re.compile(r"[A-Za-z_][\w.]*")
-# a value as the attribute reader leaves it: no comma, quote or line end, no blank at either end
-_VALUE = r'((?:[^\s,"\x00](?:[^,"\r\n\x00]*[^\s,"\x00])?)?)'
-
-
-@lru_cache(maxsize=256)
-def _row_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(",".join(re.escape(n) + "=" + _VALUE for n in names))
-
-
-def _names(line: str) -> tuple[str, ...] | None:
-    """The attribute names of a plain ``a=1,b=2`` line (distinct, each a valid name), else None."""
-    names = tuple(f.partition("=")[0] for f in line.split(","))
-    if len(set(names)) != len(names) or not all(_KEY.fullmatch(n) for n in names):
-        return None
-    return names
-
-
-def read_plain(lines: list[str], start: int, end: int, resource: str | None, system: str | None
-               ) -> UtilTable | None:
-    """The table of lines ``start:end`` when every non-blank line is a plain attribute line (no quote,
-    no blank around a field or value, no repeated name): what the HMC prints. None when any line is
-    not (the caller reads the output line by line then)."""
-    shapes: dict[tuple[str, ...], list[int]] = {}  # names -> rows with them
-    row_lines: list[int] = []
-    values: list[tuple[str, ...]] = []
-    pattern: re.Pattern[str] | None = None
-    rows: list[int] | None = None
-    for i in range(start, end):
-        ln = lines[i]
-        m = pattern.fullmatch(ln) if pattern is not None else None
-        if m is None:
-            if not ln.strip():
-                continue
-            names = _names(ln) if '"' not in ln else None
-            if names is None:
-                return None
-            pattern = _row_pattern(names)
-            m = pattern.fullmatch(ln)
-            if m is None:
-                return None
-            rows = shapes.setdefault(names, [])
-        rows.append(len(values))  # type: ignore[union-attr]
-        row_lines.append(i + 1)
-        values.append(m.groups())
-    if not values:
-        return None
-    if len(shapes) == 1:
-        return table_from_columns(row_lines, list(next(iter(shapes))), values, resource, system)
-    named: list[Any] = [None] * len(values)
-    for names, idx in shapes.items():
-        for r in idx:
-            named[r] = (row_lines[r], dict(zip(names, values[r])), None)
-    return table(named, resource, system)

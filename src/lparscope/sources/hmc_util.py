@@ -40,6 +40,7 @@ from . import _hmc_command as hcmd
 from . import _hmc_csv as hc
 from . import _hmc_values as hv
 from . import _hmc_util_table as ut
+from . import _hmc_util_listing as listing
 from . import _vpd
 from .base import Parsed
 
@@ -89,7 +90,7 @@ def util_records(lines: list[str], sec: hc.Section) -> tuple[hc.ReadResult, list
     (the ``-r config`` settings as :class:`HmcObject`)."""
     cmd = sec.command
     if cmd is not None and cmd.resource != "config" and cmd.fields is None:
-        fast = ut.read_plain(lines, sec.start, sec.end, cmd.resource, cmd.system)
+        fast = listing.read_plain(lines, sec.start, sec.end, cmd.resource, cmd.system)
         if fast is not None:
             return hc.ReadResult(), [fast]
     result = hc.read_section(lines, sec)
