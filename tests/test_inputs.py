@@ -1,4 +1,5 @@
 import io
+import os
 from pathlib import Path
 import tarfile
 import zipfile
@@ -74,3 +75,39 @@ def test_gzip_single_file_nmon_and_workbook_routing(tmp_path):
     by_name = {Path(f.display).name: f for f in got.files}
     assert by_name["lsattr.txt.gz"].text.startswith("# lsattr -El hdisk0")
     assert isinstance(by_name["rec.nmon"].nmon, Path) and isinstance(by_name["rec2.nmon.gz"].nmon, Path)
+
+
+def _walk_order(root: Path) -> list[tuple[str, str]]:
+    """(display, folder) of each file as os.walk lists a folder (the order iter_inputs promises)."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(f for f in filenames if not f.startswith(".")):
+            p = Path(dirpath) / name
+            out.append((str(p), p.parent.name if dirpath != str(root) else root.resolve().name))
+    return out
+
+
+def test_folders_are_listed_in_walk_order_with_links_and_hidden_names(tmp_path, monkeypatch):
+    top = tmp_path / "estate"
+    for d in ("b", "a/z", "a/y", ".hidden", "c"):
+        (top / d).mkdir(parents=True)
+    for f in ("b/2.txt", "b/1.txt", "a/z/x.txt", "a/y/B.txt", "a/y/a.txt", "a/top.txt", ".hidden/h.txt", ".dot.txt",
+              "c/.h.txt", "root.txt"):
+        (top / f).write_bytes(LSATTR)
+    (top / "link_in.txt").symlink_to(top / "b" / "1.txt")
+    (top / "link_dir").symlink_to(top / "a")  # a link to a folder is not walked into
+    (tmp_path / "outside.txt").write_bytes(LSATTR)
+    (top / "link_out.txt").symlink_to(tmp_path / "outside.txt")
+    from lparscope.inputs import iter_inputs
+
+    for given in (str(top), str(top) + "/", "estate", "./estate/../estate"):
+        monkeypatch.chdir(tmp_path)
+        want = _walk_order(Path(given))
+        got = [(i.display, getattr(i, "folder", "")) for i in iter_inputs([given])]
+        assert [d for d, _ in got] == [d for d, _ in want]
+        assert [f for (d, f) in got if "link_out" not in d] == [f for (d, f) in want if "link_out" not in d]
+        assert [i.message for i in iter_inputs([given]) if not hasattr(i, "folder")] == [
+            "link pointing outside the folder; not followed"]
+    monkeypatch.chdir(top)
+    assert [i.display for i in iter_inputs(["."])] == [d for d, _ in _walk_order(Path("."))]

@@ -93,6 +93,8 @@ def utf16_codec(data: bytes) -> str | None:
     head = data[:4096]
     if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
         return "utf-16"
+    if b"\x00" not in head:  # UTF-16 text has a NUL in every other byte (nearly): most files end here
+        return None
     if len(head) >= 8 and head[1::2].count(0) > 0.9 * len(head[1::2]) and head[0::2].count(0) < 0.1 * len(head[0::2]):
         return "utf-16-le"
     if len(head) >= 8 and head[0::2].count(0) > 0.9 * len(head[0::2]) and head[1::2].count(0) < 0.1 * len(head[1::2]):
