@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..numbers import whole
 from .base import preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
@@ -184,6 +185,14 @@ def _derive(info: LparInfo) -> None:
         info.ame_enabled = "expanded" in info.memory_mode.lower()
 
 
+@lru_cache(maxsize=1024)  # the same few dozen keys in every output
+def _key_and_name(raw: str) -> tuple[str, str]:
+    """The key as printed (blanks folded) and its field name."""
+    key = re.sub(r"\s+", " ", raw.strip())
+    name = snake(key)
+    return key, _ALIASES.get(name, name)
+
+
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
     pre = preamble(text)
@@ -202,10 +211,8 @@ def parse(text: str) -> Parsed:
         if not m:
             out.warn(lineno, f"not a 'Key : value' line: {line[:60]!r}")
             continue
-        key = re.sub(r"\s+", " ", m.group("key").strip())
+        key, name = _key_and_name(m.group("key"))
         value = m.group("value").strip()
-        name = snake(key)
-        name = _ALIASES.get(name, name)
         if key in info.raw:
             out.warn(lineno, f"repeated key {key!r}: later value kept")
         info.raw[key] = value
