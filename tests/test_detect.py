@@ -49,3 +49,31 @@ def test_bracket_prompt_with_a_path_names_command_and_host():
     segs = split_and_classify(text)
     assert [(s.start, s.kind, s.prompt.host, s.prompt.command) for s in segs] == [
         (1, None, "aix01", "uname -a"), (3, "lparstat", "aix01", "lparstat")]
+
+
+def test_one_pattern_for_all_start_lines_picks_the_kind_trying_each_in_turn_would():
+    import re
+    import types
+    from pathlib import Path
+
+    from lparscope.sources import parsers
+    from lparscope.sources.detect import _Starts
+
+    registry = parsers()
+    starts = _Starts(registry)
+    assert starts.joined is not None
+    in_turn = [(k, mod.STARTS) for k, mod in registry.items() if getattr(mod, "STARTS", None) is not None]
+    lines = [ln.strip() for f in sorted((Path(__file__).parent / "fixtures").rglob("*.txt"))
+             for ln in f.read_text(errors="replace").splitlines()]
+    lines += ["vnic server statistics:", "  Name  Mtu   Network     Address  Ipkts", "time=1/2/2024 10:00:00,"]
+    matched = 0
+    for line in lines:
+        want = next((k for k, pat in in_turn if pat.match(line)), None)
+        assert starts.kind(line) == want, line
+        matched += want is not None
+    assert matched > 200
+    # a pattern that cannot sit inside a group (global inline flags) makes it try them in turn
+    odd = {"x": types.SimpleNamespace(STARTS=re.compile("(?i)^abc")), "y": types.SimpleNamespace(STARTS=re.compile("^ab"))}
+    fallback = _Starts(odd)  # type: ignore[arg-type]
+    assert fallback.joined is None and fallback.kind("ABCd") == "x" and fallback.kind("abd") == "y"
+    assert fallback.kind("xyz") is None

@@ -83,10 +83,10 @@ def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
         error = ""
         if seg.kind is not None:
             try:
-                parsed = registry[seg.kind].parse(seg.text)
+                parsed = seg.parsed if seg.parsed is not None else registry[seg.kind].parse(seg.text)
             except Exception as exc:  # a parser bug must not end the run
                 error = f"internal error in the {seg.kind} parser: {describe(exc)}"
-        seg.text = ""  # parsed: the file's text travels back once, packed (a thousand hosts' 112 MB went twice)
+        seg.text, seg.parsed = "", None  # parsed: the file's text travels back once, packed (a thousand hosts' 112 MB went twice)
         results.append((seg, parsed, error))
     return Prepared(segments=segments, hint=hint, shift=shift, results=results, packed=packed)
 

@@ -212,7 +212,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
                 unread.setdefault(command, where)
                 continue
             try:
-                parsed = registry[seg.kind].parse(seg.text)
+                parsed = seg.parsed if seg.parsed is not None else registry[seg.kind].parse(seg.text)
                 if parsed.records:
                     warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
                     warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))

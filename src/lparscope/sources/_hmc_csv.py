@@ -244,12 +244,21 @@ def detect_objects(text: str, commands: list[str], belongs: Callable[[dict[str, 
     return 95 if objs and all(belongs(o) for o in objs) else 0
 
 def head_objects(text: str, limit: int = 6) -> tuple[Prompt | None, list[dict[str, str]], int]:
-    """For detect(): the leading prompt, the first attribute dicts, and how many records were read."""
-    lines = split_lines(strip_ansi(text))[:200]
-    prompt, start = leading_prompt(lines)
-    recs = logical_records(lines, start)[:limit]
-    objs = [a for a in (parse_attrs(r) for _, r in recs) if a]
-    return prompt, objs, len(recs)
+    """For detect(): the leading prompt, the first attribute dicts, and how many records were read.
+    Remembered for the text asked last (the HMC kinds' detect() each ask it of the same text); the
+    dicts are shared, not to be changed."""
+    global _HEAD_LAST
+    if _HEAD_LAST[0] is not text or _HEAD_LAST[1] != limit:
+        lines = split_lines(strip_ansi(text))[:200]
+        prompt, start = leading_prompt(lines)
+        recs = logical_records(lines, start)[:limit]
+        objs = [a for a in (parse_attrs(r) for _, r in recs) if a]
+        _HEAD_LAST = (text, limit, prompt, objs, len(recs))
+    _, _, prompt, objs, count = _HEAD_LAST
+    return prompt, list(objs), count
+
+
+_HEAD_LAST: tuple[str | None, int, Prompt | None, list[dict[str, str]], int] = (None, 0, None, [], 0)
 
 
 OUR_PROGRAMS = frozenset({"lssyscfg", "lshwres", "lslparutil", "lshmc"})

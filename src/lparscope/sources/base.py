@@ -87,8 +87,18 @@ def number_problem(text: str | None) -> str | None:
 
 
 def split_lines(text: str) -> list[str]:
-    """Lines without their end-of-line characters (CRLF tolerant)."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    """Lines without their end-of-line characters (CRLF tolerant).
+
+    The text split last is remembered: telling a file's kind asks every parser's ``detect``, and
+    most begin by splitting the same text. Each call gets its own list (callers may change it)."""
+    global _SPLIT_LAST
+    last = _SPLIT_LAST
+    if last[0] is not text:
+        last = _SPLIT_LAST = (text, text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return last[1].copy()
+
+
+_SPLIT_LAST: tuple[str | None, list[str]] = (None, [])
 
 
 # Terminal control sequences coloured logs carry: CSI (``ESC[1;32m``, ``ESC[m``, ``ESC[2K``), OSC

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import Any
 
 from . import parsers
 from .base import Prompt, parse_prompt, split_lines, strip_ansi
@@ -41,6 +42,7 @@ class Segment:
     prompt: Prompt | None
     reason: str = ""  # why it is unrecognised
     notes: list[tuple[int, str]] = field(default_factory=list)  # (file line, message): lines cut
+    parsed: Any = None  # the piece as its parser read it while the file was cut (taken by the caller, once)
 
 
 def _cut_long_lines(lines: list[str]) -> dict[int, str]:
@@ -72,11 +74,58 @@ def _kinds_for_command(command: str, registry: dict[str, ModuleType]) -> list[st
     return kinds
 
 
-def _starts(registry: dict[str, ModuleType]) -> list[tuple[str, re.Pattern[str]]]:
-    return [(k, mod.STARTS) for k, mod in registry.items() if getattr(mod, "STARTS", None) is not None]
+class _Starts:
+    """Every parser's STARTS pattern as one alternation (a named group per parser, in registry order):
+    one match per line tells the first kind whose pattern matches, as trying them in turn does
+    (41 patterns on every line of a file without prompts was a third of its detection)."""
+
+    _FLAGS = {re.IGNORECASE: "i", re.MULTILINE: "m", re.DOTALL: "s", re.VERBOSE: "x", re.ASCII: "a"}
+
+    def __init__(self, registry: dict[str, ModuleType]) -> None:
+        self.kinds = [(k, mod.STARTS) for k, mod in registry.items() if getattr(mod, "STARTS", None) is not None]
+        parts = []
+        for n, (_, pat) in enumerate(self.kinds):
+            flags = pat.flags & ~re.UNICODE
+            letters = "".join(v for f, v in self._FLAGS.items() if flags & f)
+            if flags & ~sum(self._FLAGS) or not isinstance(pat.pattern, str):
+                parts = []
+                break
+            parts.append(f"(?P<g{n}>(?{letters}:{pat.pattern}))" if letters else f"(?P<g{n}>{pat.pattern})")
+        try:
+            self.joined: re.Pattern[str] | None = re.compile("|".join(parts)) if parts else None
+        except re.error:  # a pattern that cannot sit inside a group (global inline flags): one at a time
+            self.joined = None
+
+    def kind(self, line: str) -> str | None:
+        """The first kind whose STARTS pattern matches ``line``, or None."""
+        if self.joined is None:
+            return next((k for k, pat in self.kinds if pat.match(line)), None)
+        m = self.joined.match(line)
+        return self.kinds[int(m.lastgroup[1:])][0] if m is not None and m.lastgroup else None
 
 
-def _best(text: str, registry: dict[str, ModuleType], among: list[str] | None = None) -> tuple[str | None, int]:
+def _starts(registry: dict[str, ModuleType]) -> _Starts:
+    seen = _STARTS_SEEN.get(id(registry))
+    if seen is not None and seen[0] is registry and seen[1] == len(registry):
+        return seen[2]
+    starts = _Starts(registry)
+    if len(_STARTS_SEEN) > 64:
+        _STARTS_SEEN.clear()
+    _STARTS_SEEN[id(registry)] = (registry, len(registry), starts)
+    return starts
+
+
+_STARTS_SEEN: dict[int, tuple[dict[str, ModuleType], int, _Starts]] = {}
+
+
+def _best(text: str, registry: dict[str, ModuleType], among: list[str] | None = None,
+          memo: dict[Any, Any] | None = None) -> tuple[str | None, int]:
+    """The kind whose detect() scores ``text`` highest (the first of equals), and its score. ``memo``:
+    what was found for the same text in this file (cutting at titles and classifying the pieces
+    ask about the same text more than once)."""
+    key = (text, tuple(among) if among else None)
+    if memo is not None and key in memo:
+        return memo[key]  # type: ignore[no-any-return]
     best, score = None, 0
     for kind in among or list(registry):
         try:
@@ -85,6 +134,8 @@ def _best(text: str, registry: dict[str, ModuleType], among: list[str] | None = 
             s = 0
         if s > score:
             best, score = kind, s
+    if memo is not None:
+        memo[key] = (best, score)
     return best, score
 
 
@@ -106,7 +157,7 @@ def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
 _SHARED_PREAMBLE = re.compile(r"^\s*System configuration:")
 
 
-def _cut_starts(lines: list[str], lo: int, hi: int, starts: list[tuple[str, re.Pattern[str]]]) -> list[int]:
+def _cut_starts(lines: list[str], lo: int, hi: int, starts: _Starts) -> list[int]:
     """Indexes inside [lo, hi) where prompt-less text switches to another kind's output."""
     cuts = [lo]
     current: str | None = None
@@ -116,13 +167,12 @@ def _cut_starts(lines: list[str], lo: int, hi: int, starts: list[tuple[str, re.P
         line = lines[i].strip()
         if not line:
             continue
-        for kind, pat in starts:
-            if pat.match(line):
-                if current is not None and kind != current and seen_text and not only_preamble:
-                    cuts.append(i)
-                    only_preamble = True
-                current = kind
-                break
+        kind = starts.kind(line)
+        if kind is not None:
+            if current is not None and kind != current and seen_text and not only_preamble:
+                cuts.append(i)
+                only_preamble = True
+            current = kind
         seen_text = True
         only_preamble = only_preamble and bool(_SHARED_PREAMBLE.match(line))
     return cuts
@@ -139,7 +189,8 @@ def _is_title(line: str) -> bool:
     return bool(s) and not s[0].isspace() and len(s.split()) <= 5 and bool(_TITLE.match(s))
 
 
-def _cut_titles(lines: list[str], lo: int, hi: int, registry: dict[str, ModuleType]) -> list[tuple[int, int]]:
+def _cut_titles(lines: list[str], lo: int, hi: int, registry: dict[str, ModuleType],
+                memo: dict[Any, Any] | None = None) -> list[tuple[int, int]]:
     """[lo, hi) cut at title lines, as (start, end) ranges without the titles that cut.
 
     A title cuts only where the piece's own parser could not read what follows it (a warning
@@ -156,18 +207,20 @@ def _cut_titles(lines: list[str], lo: int, hi: int, registry: dict[str, ModuleTy
         last -= 1
     if last - 1 == titles[-1]:
         titles.pop()
-        kind, _ = _best("\n".join(lines[lo:last]), registry)
-        if kind is not None and kind == _best("\n".join(lines[lo:last - 1]), registry)[0]:
+        kind, _ = _best("\n".join(lines[lo:last]), registry, memo=memo)
+        if kind is not None and kind == _best("\n".join(lines[lo:last - 1]), registry, memo=memo)[0]:
             hi = last - 1  # the title heads what comes next, and its own piece reads the same without it
         if not titles:
             return [(lo, hi)]
     whole = "\n".join(lines[lo:hi])
-    kind0, score0 = _best(whole, registry)
+    kind0, score0 = _best(whole, registry, memo=memo)
     warned: list[int] | None = None
     read: list[int] | None = None  # lines the piece's own records come from (None: its records carry none)
     if kind0 is not None and score0 >= MIN_SCORE:
         try:
             parsed = registry[kind0].parse(whole)
+            if memo is not None:  # not parsed again when the piece stays whole
+                memo[("parsed", kind0, whole)] = parsed
             warned = [lo + w.line - 1 for w in parsed.warnings]
             lines_of = [r.line for r in parsed.records if isinstance(getattr(r, "line", None), int)]
             read = [lo + n - 1 for n in lines_of] if lines_of else None
@@ -181,7 +234,7 @@ def _cut_titles(lines: list[str], lo: int, hi: int, registry: dict[str, ModuleTy
         unread = read is not None and not any(t < n < end for n in read)  # nothing read after this title
         if warned is not None and not unread and not any(t < w < end for w in warned):
             continue
-        kind, score = _best("\n".join(lines[t + 1:end]), registry)
+        kind, score = _best("\n".join(lines[t + 1:end]), registry, memo=memo)
         if kind is not None and score >= TITLE_SCORE and kind != kind0:
             cuts.append(t)
     bounds = [lo] + [t + 1 for t in cuts]
@@ -195,6 +248,7 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
     lines = split_lines(strip_ansi(text))
     cut = _cut_long_lines(lines)
     starts = _starts(registry)
+    memo: dict[Any, Any] = {}  # detections and parses of the same text, made once for this file
     pieces: list[tuple[int, int, Prompt | None]] = []
     cuts = _cut_prompts(lines)
     for n, (lo, prompt) in enumerate(cuts):
@@ -207,7 +261,7 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
         for m, s in enumerate(sub):
             e = sub[m + 1] if m + 1 < len(sub) else hi
             first = lo if m == 0 else s
-            for n, (a, b) in enumerate(_cut_titles(lines, first, e, registry)):
+            for n, (a, b) in enumerate(_cut_titles(lines, first, e, registry, memo)):
                 pieces.append((a, b, prompt if m == 0 and n == 0 else None))
     segments: list[Segment] = []
     for lo, hi, prompt in pieces:
@@ -219,8 +273,8 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
             segments.append(Segment(lo + 1, "\n".join(lines[lo:hi]), None, prompt, "the command printed nothing", notes))
             continue
         seg_text = "\n".join(lines[lo:hi])
-        kind, reason = _classify(seg_text, prompt, registry)
-        segments.append(Segment(lo + 1, seg_text, kind, prompt, reason, notes))
+        kind, reason = _classify(seg_text, prompt, registry, memo)
+        segments.append(Segment(lo + 1, seg_text, kind, prompt, reason, notes, memo.pop(("parsed", kind, seg_text), None)))
     return segments
 
 
@@ -239,17 +293,18 @@ def _unreadable(text: str, registry: dict[str, ModuleType]) -> str | None:
     return None
 
 
-def _classify(text: str, prompt: Prompt | None, registry: dict[str, ModuleType]) -> tuple[str | None, str]:
+def _classify(text: str, prompt: Prompt | None, registry: dict[str, ModuleType],
+              memo: dict[Any, Any] | None = None) -> tuple[str | None, str]:
     if prompt is not None:
         candidates = _kinds_for_command(prompt.command, registry)
         if candidates:
-            kind, score = _best(text, registry, candidates)
+            kind, score = _best(text, registry, candidates, memo)
             why = _unreadable(text, {k: registry[k] for k in candidates})
             return (None, why) if why else ((kind or candidates[0]), "")
         if prompt.program and prompt.program not in _PASS_THROUGH:
             # The prompt names a command no parser reads: its output is not guessed from content.
             return None, f"command '{prompt.program}' is not a supported input kind"
-    kind, score = _best(text, registry)
+    kind, score = _best(text, registry, memo=memo)
     if kind is not None and score >= MIN_SCORE:
         return kind, ""
     why = _unreadable(text, registry)

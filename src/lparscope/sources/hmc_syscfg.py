@@ -63,7 +63,8 @@ def detect(text: str) -> int:
     prompt, objs, count = hc.head_objects(text)
     if prompt and command_matches(prompt, COMMANDS):
         return 95
-    if _DUMP_OURS.search(text[:200_000]):
+    head = text[:200_000]
+    if "###command:" in head and _DUMP_OURS.search(head):  # the substring first: the pattern is tried at every line
         return 90  # the multi-command HMC dump
     if objs and all((hcmd.infer_resource(o) or "") in hcmd.SYSCFG_RESOURCES for o in objs):
         return 95

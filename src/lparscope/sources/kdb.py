@@ -76,14 +76,17 @@ def _norm(addr: str) -> str:
 
 
 def detect(text: str) -> int:
-    head = "\n".join(split_lines(text)[:400])
-    prompt, _ = leading_prompt(split_lines(text)[:20])
+    lines = split_lines(text)
+    prompt, _ = leading_prompt(lines[:20])
     if prompt and any(re.search(p, prompt.command) for p in COMMANDS):
         return 95
-    if _LIST_HDR.search(head) or "scsidisk_list" in head:
+    head = "\n".join(lines[:400])
+    # the words each pattern needs, tested first: a pattern that starts with a look-behind or \b
+    # is tried at every character of the head
+    if ("CMDS_OUT" in head and _LIST_HDR.search(head)) or "scsidisk_list" in head:
         return 90
-    if _QDEPTH.search(head):
-        return 85 if _ADDR_CMD.search(head) else 60
+    if "queue_depth" in head and _QDEPTH.search(head):
+        return 85 if "scsidisk" in head and _ADDR_CMD.search(head) else 60
     return 0
 
 
