@@ -20,6 +20,7 @@ from .rules.config import Config
 from .rules.engine import Finding, run
 from .sizing.measured import size_estate
 from .sources import parsers
+from .sources.base import split_lines
 from .sources.detect import split_and_classify
 from .sources.filenames import NameHint
 
@@ -280,7 +281,7 @@ def _with_excerpts(findings: list[Finding], texts: dict[str, bytes]) -> None:
                 wanted.setdefault(e.path, set()).add(e.line)
     excerpt: dict[tuple[str, int], str] = {}
     for path, numbers in wanted.items():  # one file's lines at a time: a large estate is never all split at once
-        lines = text_of(texts, path).splitlines()
+        lines = split_lines(text_of(texts, path))  # the parsers' line ends: a form feed does not end a line
         excerpt.update(((path, n), lines[n - 1].strip()[:200]) for n in numbers if 0 < n <= len(lines))
     for f in findings:
         f.evidence = [Evidence(e.path, e.line, excerpt[(e.path, e.line)]) if (e.path, e.line) in excerpt else e
