@@ -102,7 +102,7 @@ class UtilTable:
     """The ``lslparutil`` events of one command output, a column per attribute (row ``i``: event ``i``)."""
 
     line: Any  # numpy int64 array: 1-based line of each event
-    columns: dict[str, Any]  # attribute -> float array (every value a number), Coded text (TEXT_KEYS) or list of float | str | None (None: not given)
+    columns: dict[str, Any]  # attribute -> float array (every value a plain number), else Coded: texts (TEXT_KEYS), or each value as a float, its text or None (not given)
     time: Sequence[datetime | str]  # Coded
     resource: Sequence[str]  # Coded
     lpar_id: Sequence[int | None]  # Coded
@@ -229,11 +229,6 @@ class _Texts:
                 return arr
         return None
 
-    def per_value(self, conv: Any) -> list[Any]:
-        """``conv`` of each value, computed once per distinct value (times, types and ids repeat)."""
-        seen = {v: conv(v) for v in set(self.values)}
-        return list(map(seen.__getitem__, self.values))
-
 
 class _NativeColumn:
     """A column as the native core read it (``attr_listing``): float64 values when all are plain
@@ -247,10 +242,6 @@ class _NativeColumn:
 
     def numbers(self) -> Any:
         return self.floats
-
-    def per_value(self, conv: Any) -> list[Any]:
-        converted = [conv(v) for v in self.distinct]  # type: ignore[union-attr]
-        return list(map(converted.__getitem__, self.codes.tolist()))
 
 
 def _typed(line: Any, raw: dict[str, Any], n: int, resource: str | None, system: str | None,
@@ -284,10 +275,10 @@ def _text_value(v: str | None) -> str | None:
 
 
 def _number_column(col: Any) -> Any:
-    """A float array when every value is a plain number in range, else each value as ``to_float`` reads
-    it (or its text when it is not a number)."""
+    """A float array when every value is a plain number in range, else a :class:`Coded` column of each
+    value as ``to_float`` reads it (or its text when it is not a number): modes, pool names, "12%"."""
     arr = col.numbers()
-    return arr if arr is not None else col.per_value(_typed_value)
+    return arr if arr is not None else col.coded(_typed_value)
 
 
 def plain_numbers(col: list[str]) -> Any:
