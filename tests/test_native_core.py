@@ -53,3 +53,37 @@ def test_native_off_turns_both_readers_to_their_pure_paths(core_saying, monkeypa
     assert not native_core.enabled() and not nmon_native.enabled()
     assert ul._read_native(["a=1"], 0, 1) is None
     assert "LPARSCOPE_NATIVE=0" in nmon_native.describe()
+
+
+class PanicException(BaseException):
+    """What a panic in the core raises (pyo3_runtime.PanicException is not an Exception)."""
+
+
+def _panics(*args, **kwargs):
+    raise PanicException("index out of bounds")
+
+
+def test_a_panic_in_the_core_is_an_internal_error_of_that_input_and_the_run_goes_on(core_saying, tmp_path):
+    from pathlib import Path
+
+    from lparscope.inputs import collect
+    from lparscope.pipeline import read_estate
+
+    fake = core_saying(native_core.API)
+    fake.attr_listing = _panics
+    fake.Scanner = _panics
+    with pytest.raises(native_core.NativeCoreError, match="native core failed: index out of bounds"):
+        native_core.guarded(_panics)
+    with pytest.raises(KeyboardInterrupt):  # anything else passes through
+        native_core.guarded(lambda: (_ for _ in ()).throw(KeyboardInterrupt()))
+    (tmp_path / "hmc1").mkdir()
+    (tmp_path / "hmc1" / "util.txt").write_text(
+        "hscroot@hmc1:~> lslparutil -r lpar -m f1\ntime=03/14/2024 10:00:00,lpar_name=a,lpar_id=1,capped_cycles=5\n")
+    fixtures = Path(__file__).parent / "fixtures" / "nmon"
+    nmon = sorted(fixtures.glob("*.nmon"))[0]
+    (tmp_path / "aix1").mkdir()
+    (tmp_path / "aix1" / nmon.name).write_bytes(nmon.read_bytes())
+    estate, _ = read_estate(collect([str(tmp_path)]), workers=1)
+    why = {s.path.split("/")[-1]: s.reason for s in estate.inputs}
+    assert "internal error" in why["util.txt"] and "native core failed" in why["util.txt"]
+    assert "internal error" in why[nmon.name] and "native core failed" in why[nmon.name]

@@ -8,12 +8,19 @@ mismatched signature.
 
 ``LPARSCOPE_NATIVE=0`` in the environment turns the whole core off (both the nmon reader and
 the HMC attribute listings); ``LPARSCOPE_NMON_NATIVE=0`` only the nmon reader's use of it.
+
+A panic in the core (a bug in it) reaches Python as ``pyo3_runtime.PanicException``, which is not
+an ``Exception``: :func:`guarded` turns it into :class:`NativeCoreError`, so that it is reported
+for the input at hand like any other internal error and the run goes on.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 API = 2  # native/src/lib.rs: const API
 
@@ -43,3 +50,17 @@ def status() -> str:
     if _loaded is None:
         return "cargo was absent at install"
     return "LPARSCOPE_NATIVE=0" if off() else ""
+
+
+class NativeCoreError(RuntimeError):
+    """The native core failed (it panicked): an internal error of the input being read."""
+
+
+def guarded(call: Callable[..., T], *args: Any) -> T:
+    """``call(*args)``, a panic of the core raised as :class:`NativeCoreError`."""
+    try:
+        return call(*args)
+    except BaseException as exc:
+        if type(exc).__name__ != "PanicException":
+            raise
+        raise NativeCoreError(f"native core failed: {exc}") from None

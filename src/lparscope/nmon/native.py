@@ -21,7 +21,7 @@ from .snapshots import ReadLines
 from . import state as limits
 from .state import TooManySections
 
-from ..native_core import STALE, core, off, status
+from ..native_core import STALE, core, guarded, off, status
 
 if TYPE_CHECKING:  # pragma: no cover
     from .routing import Routing
@@ -65,8 +65,8 @@ def read_into(r: "Routing", src: "Source") -> None:
     ends_clean = ends_with_newline(src)
     r._ends_clean = ends_clean
     # Pass 1 (native): lines, data rows per section, the other lines as text.
-    scan = core.Scanner(str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK, limits.MAX_FIELDS,
-                        limits.MAX_SECTIONS)
+    scan = guarded(core.Scanner, str(src.path) if src.path is not None else src.data, ends_clean, THREADS, BLOCK,
+                   limits.MAX_FIELDS, limits.MAX_SECTIONS)
     if scan.sections_found > limits.MAX_SECTIONS:  # the core built none of them
         raise TooManySections()
     if scan.cr_line:
@@ -95,7 +95,7 @@ def read_into(r: "Routing", src: "Source") -> None:
         sec.row_fields = nfields
         secs.append(sec)
     r.layouts([(sec, int(sec.row_fields.max())) for sec in secs])
-    results = scan.values([(sec.value_fields, sec.text_fields) for sec in secs])
+    results = guarded(scan.values, [(sec.value_fields, sec.text_fields) for sec in secs])
     del scan
     for sec, (values, text, bad, count) in zip(secs, results):
         r.on_time()

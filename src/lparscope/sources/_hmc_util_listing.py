@@ -53,14 +53,14 @@ _CODED = frozenset(TEXT_KEYS | {"lpar_id"})  # columns whose texts _typed needs 
 def _read_native(lines: list[str], start: int, end: int) -> tuple[Any, dict[str, _NativeColumn]] | None:
     """(row lines, columns by name) as the native core reads lines ``start:end``, or None (no core, or a
     listing it leaves to Python)."""
-    from ..native_core import core, enabled
+    from ..native_core import core, enabled, guarded
 
     if end <= start or not enabled():
         return None
     text = "\n".join(lines[start:end])
     if not text.isascii():
         return None
-    found = core.attr_listing(text, start + 1, _CODED, LIMIT)
+    found = guarded(core.attr_listing, text, start + 1, _CODED, LIMIT)
     if found is None:
         return None
     row_lines, names, columns = found
