@@ -42,7 +42,9 @@ class Segment:
     prompt: Prompt | None
     reason: str = ""  # why it is unrecognised
     notes: list[tuple[int, str]] = field(default_factory=list)  # (file line, message): lines cut
-    parsed: Any = None  # the piece as its parser read it while the file was cut (taken by the caller, once)
+    # the piece as its parser read it while the file was cut (taken by the caller, once): a hand-off,
+    # not part of what the segment is
+    parsed: Any = field(default=None, repr=False, compare=False)
 
 
 def _cut_long_lines(lines: list[str]) -> dict[int, str]:
