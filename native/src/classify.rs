@@ -6,8 +6,10 @@ use crate::WIN;
 pub(crate) enum Line {
     Text,
     /// `tag_end`: position of the first comma;
-    /// `snap`: the snapshot number; `top`: a TOP-style row (PID before the Tnnnn field).
-    Row { tag_end: usize, snap: u32, top: bool },
+    /// `snap`: the snapshot number; `top`: a TOP-style row (PID before the Tnnnn field);
+    /// `values_at`: where the values of a `TAG,Tnnnn,...` row start (after its second comma;
+    /// one past the end when it has none), 0 for TOP.
+    Row { tag_end: usize, snap: u32, top: bool, values_at: u8 },
 }
 
 /// Digits `win[begin..begin+count]` as a number, when there are 1..=`width` of them.
@@ -34,6 +36,65 @@ pub(crate) fn commas(line: &[u8]) -> u32 {
         n += c.iter().fold(0u8, |k, &b| k + (b == b',') as u8) as u32;
     }
     n + chunks.remainder().iter().filter(|&&b| b == b',').count() as u32
+}
+
+/// Calls `line(start, end, commas)` for every line of `data` ('\n' ends one; a last line
+/// without it counts too), finding line ends and counting commas in one scan of 64 bytes at a
+/// time (two bit masks per chunk) instead of a search and a count per line.
+pub(crate) fn for_lines(data: &[u8], mut line: impl FnMut(usize, usize, u32)) {
+    let (mut start, mut commas, mut base) = (0usize, 0u32, 0usize);
+    while base < data.len() {
+        let (mut nl, mut cm) = masks(&data[base..data.len().min(base + 64)]);
+        while nl != 0 {
+            let p = nl.trailing_zeros();
+            let below = (1u64 << p) - 1;
+            commas += (cm & below).count_ones();
+            line(start, base + p as usize, commas);
+            start = base + p as usize + 1;
+            commas = 0;
+            cm &= !below;
+            nl &= nl - 1;
+        }
+        commas += cm.count_ones();
+        base += 64;
+    }
+    if start < data.len() {
+        line(start, data.len(), commas);
+    }
+}
+
+/// Bit k of the first mask: chunk[k] is '\n'; of the second: it is ','. At most 64 bytes.
+#[cfg(target_arch = "x86_64")]
+fn masks(chunk: &[u8]) -> (u64, u64) {
+    use std::arch::x86_64::*;
+    let mut pad = [0u8; 64];
+    let bytes: &[u8] = if chunk.len() == 64 {
+        chunk
+    } else {
+        pad[..chunk.len()].copy_from_slice(chunk);
+        &pad
+    };
+    let (mut nl, mut cm) = (0u64, 0u64);
+    // SAFETY: SSE2 is part of every x86_64 processor; each load reads 16 of the 64 bytes.
+    unsafe {
+        let (n, c) = (_mm_set1_epi8(b'\n' as i8), _mm_set1_epi8(b',' as i8));
+        for k in 0..4 {
+            let v = _mm_loadu_si128(bytes.as_ptr().add(16 * k) as *const __m128i);
+            nl |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, n)) as u16 as u64) << (16 * k);
+            cm |= (_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)) as u16 as u64) << (16 * k);
+        }
+    }
+    (nl, cm)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn masks(chunk: &[u8]) -> (u64, u64) {
+    let (mut nl, mut cm) = (0u64, 0u64);
+    for (k, &b) in chunk.iter().enumerate() {
+        nl |= ((b == b'\n') as u64) << k;
+        cm |= ((b == b',') as u64) << k;
+    }
+    (nl, cm)
 }
 
 fn numeric_tag(tag: &[u8]) -> bool {
@@ -63,7 +124,9 @@ pub(crate) fn classify(line: &[u8]) -> Line {
     let c1 = at(p1 + 1);
     if c1 == b'T' && (c2.is_some() || short) {
         if let Some(snap) = digits(win, p1 + 2, p2 as isize - p1 as isize - 2, 7) {
-            return if is_top_tag { Line::Text } else { Line::Row { tag_end: p1, snap: snap as u32, top: false } };
+            // p2 < WIN (the second comma, or the end of a short line): values_at fits a byte
+            let values_at = (p2 + 1) as u8;
+            return if is_top_tag { Line::Text } else { Line::Row { tag_end: p1, snap: snap as u32, top: false, values_at } };
         }
     }
     if !is_top_tag || c2.is_none() || !c1.is_ascii_digit() {
@@ -74,7 +137,7 @@ pub(crate) fn classify(line: &[u8]) -> Line {
     let pid_ok = digits(win, p1 + 1, p2 as isize - p1 as isize - 1, 12).is_some();
     if pid_ok && at((p2 + 1).min(WIN - 1)) == b'T' && (c3.is_some() || short) {
         if let Some(snap) = digits(win, p2 + 2, p3 as isize - p2 as isize - 2, 7) {
-            return Line::Row { tag_end: p1, snap: snap as u32, top: true };
+            return Line::Row { tag_end: p1, snap: snap as u32, top: true, values_at: 0 };
         }
     }
     Line::Text

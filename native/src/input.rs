@@ -13,8 +13,19 @@ pub(crate) struct Fx(u64);
 
 impl Hasher for Fx {
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        // eight bytes at a time (a slice's length is hashed before its bytes, so the zeros that
+        // fill its last word cannot make two slices alike)
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.write_u64(u64::from_le_bytes(w.try_into().unwrap()));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = 0u64;
+            for (k, &b) in rest.iter().enumerate() {
+                w |= (b as u64) << (8 * k);
+            }
+            self.write_u64(w);
         }
     }
     fn write_u64(&mut self, n: u64) {
@@ -40,6 +51,18 @@ pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 pub(crate) struct Tag(u64, u64);
 
 impl Tag {
+    /// The tag that is the first `len` bytes of `line`: two word loads from the line when it is
+    /// long enough (a copy into a buffer then word reads of it stalled on store forwarding).
+    pub(crate) fn of_line(line: &[u8], len: usize) -> Tag {
+        if line.len() < 16 {
+            return Tag::new(&line[..len]);
+        }
+        let word = |at: usize| u64::from_le_bytes(line[at..at + 8].try_into().unwrap());
+        let keep = |w: u64, n: usize| if n >= 8 { w } else { w & ((1u64 << (8 * n)) - 1) };
+        let hi = keep(word(8), len.saturating_sub(8)) & !(0xff << 56);
+        Tag(keep(word(0), len), hi | (len as u64) << 56)
+    }
+
     pub(crate) fn new(tag: &[u8]) -> Tag {
         let mut b = [0u8; 16];
         b[..tag.len()].copy_from_slice(tag);

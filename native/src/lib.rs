@@ -44,7 +44,7 @@ mod pass1;
 mod pass2;
 
 use input::Input;
-use pass1::{pass1, Slot};
+use pass1::{pass1, Pass1};
 use pass2::pass2;
 
 const BLOCK: u64 = 8 << 20; // bytes per block (default)
@@ -77,24 +77,21 @@ where
 /// One nmon input (a path of a plain file, or bytes), read in two passes.
 ///
 /// ``Scanner(source, ends_clean, threads=0, block=0)`` runs pass 1: it finds every line, the
-/// data rows of each section (``sections``: dicts with ``name``, ``top``, and per row
-/// ``lines``, ``snaps``, ``nfields`` as numpy arrays) and the other lines (``text``: a list
-/// of (line, bytes)) but the ZZZZ lines of the usual form ``ZZZZ,Tnnnn,hh:mm:ss,date``, which
-/// are read here (``zzzz``: a dict of numpy arrays ``lines``, ``snaps``, ``digits`` (of the
-/// snapshot field), ``sods`` (seconds of the day), ``dates`` (index into ``date_names``));
-/// ``lines`` is the line count, ``cr_line`` the first line with a carriage
-/// return (0 when none). Python reads the text (headers ...) and decides the columns of each
-/// section; ``values(layouts)`` then runs pass 2 and parses the rows. ``threads``: 0 = one per
-/// core; ``block``: bytes per block (0 = 8 MiB).
+/// data rows of each section (``sections``: dicts with ``name``, ``top``, ``rows``, and
+/// ``first_line``, ``first_nf``, ``most_nf``: the line and field count of its first row, the
+/// most fields of a row) and the other lines (``text``: a list of (line, bytes)) but the ZZZZ
+/// lines of the usual form ``ZZZZ,Tnnnn,hh:mm:ss,date``, which are read here (``zzzz``: a dict
+/// of numpy arrays ``lines``, ``snaps``, ``digits`` (of the snapshot field), ``sods`` (seconds
+/// of the day), ``dates`` (index into ``date_names``)); ``lines`` is the line count,
+/// ``cr_line`` the first line with a carriage return (0 when none). Python reads the text
+/// (headers ...) and decides the columns of each section; ``values(layouts)`` then runs pass 2
+/// and parses the rows. ``threads``: 0 = one per core; ``block``: bytes per block (0 = 8 MiB).
 #[pyclass]
 struct Scanner {
     src: Source,
     block: u64,
-    nblocks: usize,
     threads: usize,
-    rows: Vec<std::sync::Mutex<Vec<Slot>>>, // per block, sections numbered globally (pass 2 takes them)
-    base: Vec<Vec<u32>>,  // per block, per section: rows in earlier blocks
-    sec_rows: Vec<usize>, // per section
+    pass1: std::sync::Mutex<Option<Pass1>>, // what pass 2 needs (taken by it)
     #[pyo3(get)]
     lines: u64,
     #[pyo3(get)]
@@ -141,71 +138,78 @@ impl Scanner {
         if sections_found > max_sections {
             // Not an nmon recording that can be read: no Python object per section is made.
             p.names.clear();
-            p.per_sec.clear();
+            p.sections.clear();
             p.text.clear();
             p.wide.clear();
             p.rows.iter_mut().for_each(|r| r.clear());
         }
         let wide = PyList::new_bound(
             py,
-            p.wide
+            std::mem::take(&mut p.wide)
                 .into_iter()
                 .map(|(l, nf, tag)| (l, nf, String::from_utf8_lossy(&tag).into_owned()).into_py(py))
                 .collect::<Vec<PyObject>>(),
         );
         let text = PyList::new_bound(
             py,
-            p.text.into_iter().map(|(l, t)| (l, PyBytes::new_bound(py, &t)).into_py(py)).collect::<Vec<PyObject>>(),
+            (std::mem::take(&mut p.text).into_iter())
+                .map(|(l, t)| (l, PyBytes::new_bound(py, &t)).into_py(py))
+                .collect::<Vec<PyObject>>(),
         );
         let sections = PyList::empty_bound(py);
-        let mut sec_rows = Vec::new();
-        for ((name, top), rows) in p.names.into_iter().zip(p.per_sec) {
+        for ((name, top), sec) in p.names.iter().zip(&p.sections) {
             let d = PyDict::new_bound(py);
-            sec_rows.push(rows.lines.len());
-            d.set_item("name", String::from_utf8_lossy(&name).into_owned())?;
-            d.set_item("top", top)?;
-            d.set_item("lines", PyArray1::from_vec_bound(py, rows.lines))?;
-            d.set_item("snaps", PyArray1::from_vec_bound(py, rows.snaps))?;
-            d.set_item("nfields", PyArray1::from_vec_bound(py, rows.nfields))?;
+            d.set_item("name", String::from_utf8_lossy(name).into_owned())?;
+            d.set_item("top", *top)?;
+            d.set_item("rows", sec.rows)?;
+            d.set_item("first_line", sec.first_line)?;
+            d.set_item("first_nf", sec.first_nf)?;
+            d.set_item("most_nf", sec.most_nf)?;
             sections.append(d)?;
         }
         let z = PyDict::new_bound(py);
-        z.set_item("lines", PyArray1::from_vec_bound(py, p.zzzz.lines))?;
-        z.set_item("snaps", PyArray1::from_vec_bound(py, p.zzzz.snaps))?;
-        z.set_item("digits", PyArray1::from_vec_bound(py, p.zzzz.digits))?;
-        z.set_item("sods", PyArray1::from_vec_bound(py, p.zzzz.sods))?;
-        z.set_item("dates", PyArray1::from_vec_bound(py, p.zzzz.dates))?;
+        let zz = std::mem::take(&mut p.zzzz);
+        z.set_item("lines", PyArray1::from_vec_bound(py, zz.lines))?;
+        z.set_item("snaps", PyArray1::from_vec_bound(py, zz.snaps))?;
+        z.set_item("digits", PyArray1::from_vec_bound(py, zz.digits))?;
+        z.set_item("sods", PyArray1::from_vec_bound(py, zz.sods))?;
+        z.set_item("dates", PyArray1::from_vec_bound(py, zz.dates))?;
         let names: Vec<String> = p.dates.iter().map(|d| String::from_utf8_lossy(d).into_owned()).collect();
         z.set_item("date_names", PyList::new_bound(py, names))?;
         Ok(Scanner {
             src,
             block,
-            nblocks,
             threads,
             lines: p.lines,
-            rows: p.rows.into_iter().map(std::sync::Mutex::new).collect(),
-            base: p.base,
-            sec_rows,
             cr_line: p.cr_line,
             text: text.unbind(),
             wide: wide.unbind(),
             sections_found,
             sections: sections.unbind(),
             zzzz: z.unbind(),
+            pass1: std::sync::Mutex::new(Some(p)),
         })
     }
 
-    /// Pass 2: ``layouts`` gives per section (in ``sections`` order) its value fields and text
-    /// fields (field 0 is the tag). Returns per section (values, text, bad, bad_count): a
-    /// (len(value_fields), rows) float64 array (NaN: empty, missing or not a number), a dict
-    /// field -> list of str (one per row, "" when the row is shorter), the first values that are
-    /// not numbers as (row, field, text) in file order, and their count.
+    /// Pass 2 (once): ``layouts`` gives per section (in ``sections`` order) its value fields and
+    /// text fields (field 0 is the tag). Returns per section (values, text, bad, bad_count,
+    /// lines, snaps, nfields): a (len(value_fields), rows) float64 array (NaN: empty, missing or
+    /// not a number), a dict field -> (codes, distinct texts) (code 0: "", the row is shorter),
+    /// the first values that are not numbers as (row, field, text) in file order, their count,
+    /// and per row its line, snapshot and field count (int64, int64, int32 arrays).
     fn values<'py>(&self, py: Python<'py>, layouts: Vec<(Vec<usize>, Vec<usize>)>) -> PyResult<Bound<'py, PyList>> {
-        let (nblocks, threads, block) = (self.nblocks, self.threads, self.block);
-        let (rows, base, sec_rows, layouts_ref) = (&self.rows, &self.base, &self.sec_rows, &layouts);
-        let found = with_input(py, &self.src, |input| pass2(input, layouts_ref, rows, base, sec_rows, nblocks, threads, block))?;
+        let (threads, block) = (self.threads, self.block);
+        let Some(mut p) = self.pass1.lock().expect("nmon scanner lock").take() else {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err("values() was already called"));
+        };
+        if layouts.len() != p.sections.len() {
+            return Err(pyo3::exceptions::PyValueError::new_err("one layout per section is needed"));
+        }
+        let layouts_ref = &layouts;
+        let found = with_input(py, &self.src, |input| pass2(input, layouts_ref, &mut p, threads, block))?;
         let out = PyList::empty_bound(py);
-        for (((vf, tf), mut sec), &rows) in layouts.iter().zip(found).zip(&self.sec_rows) {
+        for ((vf, tf), mut sec) in layouts.iter().zip(found) {
+            let rows = sec.lines.len();
             let values = PyArray1::from_vec_bound(py, sec.values).reshape([vf.len(), rows])?;
             let text = PyDict::new_bound(py);
             for (&f, col) in tf.iter().zip(sec.texts.iter_mut()) {
@@ -219,7 +223,12 @@ impl Scanner {
                     .map(|(l, f, raw)| (*l, *f, String::from_utf8_lossy(raw).into_owned()).into_py(py))
                     .collect::<Vec<PyObject>>(),
             );
-            out.append((values, text, bad, sec.bad_count))?;
+            let (lines, snaps, nfields) = (
+                PyArray1::from_vec_bound(py, sec.lines),
+                PyArray1::from_vec_bound(py, sec.snaps),
+                PyArray1::from_vec_bound(py, sec.nfields),
+            );
+            out.append((values, text, bad, sec.bad_count, lines, snaps, nfields))?;
         }
         Ok(out)
     }
@@ -263,7 +272,7 @@ fn attr_listing(
 
 /// What the Python side expects of this core; a core built from older sources (an editable
 /// install not rebuilt) says another number, or none, and is not used.
-const API: u32 = 2;
+const API: u32 = 3;
 
 #[pymodule]
 fn _nmon_native(m: &Bound<'_, PyModule>) -> PyResult<()> {

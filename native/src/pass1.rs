@@ -1,28 +1,23 @@
 //! Pass 1: split the lines of every block, classify each one, note the data rows of each
 //! section and keep the other lines as text. The threads each number the sections they meet;
-//! the numbering is made global afterwards, and the per-section arrays (line, snapshot, field
-//! count of each row) are filled by the threads again, each block into its own places.
+//! the numbering is made global afterwards (each block keeps its rows, with its lane's
+//! numbers, for pass 2, which also writes each row's line, snapshot and field count).
 
-use crate::classify::{classify, commas, zzzz, Line};
-use crate::input::{block_data, for_blocks, FxMap, Input, Tag};
+use crate::classify::{classify, commas, for_lines, zzzz, Line};
+use crate::input::{block_data, FxMap, Input, Tag};
 use std::collections::HashMap;
 
-/// A data row found by pass 1 (positions are inside its block's bytes).
+/// A data row found by pass 1 (positions are inside its block's bytes). Kept small: a long
+/// recording has millions of rows.
 #[derive(Clone, Copy)]
-struct Row {
-    sec: u32, // section: lane-local
-    snap: u32,
-    nf: u32,   // field count
-    line: u32, // line number inside the block (1-based)
-    start: u32,
-}
-
-/// A data row as pass 2 needs it: its section (global) and where it starts in its block (it
-/// ends at the next line end). Kept small: a long recording has millions of rows.
-#[derive(Clone, Copy)]
-pub(crate) struct Slot {
-    pub(crate) sec: u32,
+pub(crate) struct Row {
+    pub(crate) sec: u32, // section: numbered by the lane that read the block (see `Pass1::maps`)
+    pub(crate) snap: u32,
+    pub(crate) nf: u32,   // field count
+    pub(crate) line: u32, // line number inside the block (1-based)
     pub(crate) start: u32,
+    pub(crate) len: u32,
+    pub(crate) values_at: u8, // see `Line::Row`
 }
 
 /// A ZZZZ line read by [`zzzz`] (date: lane-local index).
@@ -39,6 +34,8 @@ struct Zrow {
 struct Block {
     rows: Vec<Row>,
     counts: Vec<u32>, // rows per (lane-local) section
+    first: Vec<(u32, u32)>, // per (lane-local) section: line inside the block and field count of its first row
+    most: Vec<u32>, // per (lane-local) section: the most fields of its rows
     wide: Vec<(u32, u32, Vec<u8>)>, // (line inside the block, field count, tag) of rows over the field cap
     zzzz: Vec<Zrow>,
     text: Vec<(u32, Vec<u8>)>, // (line inside the block, bytes) of the lines that are not rows
@@ -59,7 +56,8 @@ struct Lane {
 }
 
 impl Lane {
-    fn line(&mut self, blk: &mut Block, line: &[u8], start: usize, rel: u32, force_text: bool) {
+    /// One line (`nf`: its field count, one more than its commas).
+    fn line(&mut self, blk: &mut Block, line: &[u8], nf: u32, start: usize, rel: u32, force_text: bool) {
         let class = if force_text { Line::Text } else { classify(line) };
         match class {
             Line::Text => match (force_text, zzzz(line)) {
@@ -76,14 +74,13 @@ impl Lane {
                 }
                 _ => blk.text.push((rel, line.to_vec())),
             },
-            Line::Row { tag_end, snap, top } => {
+            Line::Row { tag_end, snap, top, values_at } => {
                 let tag = &line[..tag_end];
-                let nf = commas(line) + 1;
                 if nf > self.max_fields {
                     blk.wide.push((rel, nf, tag.to_vec())); // damaged: not read (Python warns)
                     return;
                 }
-                let key = Tag::new(tag);
+                let key = Tag::of_line(line, tag_end);
                 let sec = match self.index.get(&key) {
                     Some(&i) => i,
                     None => {
@@ -93,11 +90,18 @@ impl Lane {
                         self.names.len() as u32 - 1
                     }
                 };
-                if blk.counts.len() <= sec as usize {
-                    blk.counts.resize(sec as usize + 1, 0);
+                let k = sec as usize;
+                if blk.counts.len() <= k {
+                    blk.counts.resize(k + 1, 0);
+                    blk.first.resize(k + 1, (0, 0));
+                    blk.most.resize(k + 1, 0);
                 }
-                blk.counts[sec as usize] += 1;
-                blk.rows.push(Row { sec, snap, nf, line: rel, start: start as u32 });
+                if blk.counts[k] == 0 {
+                    blk.first[k] = (rel, nf);
+                }
+                blk.counts[k] += 1;
+                blk.most[k] = blk.most[k].max(nf);
+                blk.rows.push(Row { sec, snap, nf, line: rel, start: start as u32, len: line.len() as u32, values_at });
             }
         }
     }
@@ -106,17 +110,26 @@ impl Lane {
     fn block(&mut self, data: &[u8], eof: bool, ends_clean: bool) -> Block {
         let mut blk = Block::default();
         let mut rel: u32 = 0;
+        if memchr::memchr(b'\r', data).is_none() {
+            // The usual block: every line ends at '\n'.
+            for_lines(data, |start, end, commas| {
+                rel += 1;
+                let last = eof && end + 1 >= data.len();
+                self.line(&mut blk, &data[start..end], commas + 1, start, rel, last && !ends_clean);
+            });
+            blk.lines = rel;
+            return blk;
+        }
         let mut pos = 0;
-        let any_cr = memchr::memchr(b'\r', data).is_some();
         while pos < data.len() {
             let nl = memchr::memchr(b'\n', &data[pos..]).map(|i| pos + i);
             let seg_start = pos;
             let seg = &data[pos..nl.unwrap_or(data.len())];
             pos = nl.map_or(data.len(), |i| i + 1);
             let last_seg = eof && pos >= data.len();
-            if !any_cr || memchr::memchr(b'\r', seg).is_none() {
+            if memchr::memchr(b'\r', seg).is_none() {
                 rel += 1;
-                self.line(&mut blk, seg, seg_start, rel, last_seg && !ends_clean);
+                self.line(&mut blk, seg, commas(seg) + 1, seg_start, rel, last_seg && !ends_clean);
                 continue;
             }
             // "\r\n" ends a line, and so does a lone "\r".
@@ -128,7 +141,7 @@ impl Lane {
             let mut start = seg_start;
             for (k, part) in seg.split(|&c| c == b'\r').enumerate() {
                 rel += 1;
-                self.line(&mut blk, part, start, rel, last_seg && k == n - 1 && !ends_clean);
+                self.line(&mut blk, part, commas(part) + 1, start, rel, last_seg && k == n - 1 && !ends_clean);
                 start += part.len() + 1;
             }
         }
@@ -141,22 +154,27 @@ impl Lane {
 /// them, then the ones only lane 1 met ...).
 pub(crate) struct Pass1 {
     pub(crate) names: Vec<(Vec<u8>, bool)>, // (tag, TOP-style)
-    pub(crate) rows: Vec<Vec<Slot>>,        // per block
-    pub(crate) base: Vec<Vec<u32>>,         // per block, per section: rows in earlier blocks
+    pub(crate) sections: Vec<SectionSummary>,
+    pub(crate) rows: Vec<Vec<Row>>,  // per block
+    pub(crate) lane: Vec<usize>,     // per block: the lane that read it
+    pub(crate) maps: Vec<Vec<u32>>,  // per lane: its section numbers -> global ones
+    pub(crate) base: Vec<Vec<u32>>,  // per block, per section: rows in earlier blocks
+    pub(crate) offset: Vec<u64>,     // per block: lines in earlier blocks
     pub(crate) lines: u64,
     pub(crate) text: Vec<(i64, Vec<u8>)>,
     pub(crate) wide: Vec<(i64, u32, Vec<u8>)>,
     pub(crate) cr_line: u64,
-    pub(crate) per_sec: Vec<SectionRows>,
     pub(crate) dates: Vec<Vec<u8>>,
     pub(crate) zzzz: Zcols,
 }
 
-/// The rows of one section, in file order: line, snapshot and field count of each.
-pub(crate) struct SectionRows {
-    pub(crate) lines: Vec<i64>,
-    pub(crate) snaps: Vec<i64>,
-    pub(crate) nfields: Vec<i32>,
+/// What Python needs of a section's rows to decide its columns, before pass 2 reads them.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct SectionSummary {
+    pub(crate) rows: u32,
+    pub(crate) first_line: i64, // line of its first row
+    pub(crate) first_nf: u32,   // field count of its first row
+    pub(crate) most_nf: u32,    // the most fields of its rows
 }
 
 /// The ZZZZ lines read in native code, one entry each, in file order.
@@ -168,16 +186,6 @@ pub(crate) struct Zcols {
     pub(crate) sods: Vec<i64>,
     pub(crate) dates: Vec<i32>,
 }
-
-/// Where the threads write the per-section arrays; each element is written by exactly one
-/// block (its rows' places are `base[b][s]..` for its own rows).
-struct Places {
-    lines: Vec<*mut i64>,
-    snaps: Vec<*mut i64>,
-    nfields: Vec<*mut i32>,
-}
-unsafe impl Send for Places {}
-unsafe impl Sync for Places {}
 
 pub(crate) fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, ends_clean: bool, max_fields: u32) -> std::io::Result<Pass1> {
     let lanes: Vec<Lane> = {
@@ -202,7 +210,7 @@ pub(crate) fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, e
     let mut global: HashMap<Vec<u8>, u32> = HashMap::new();
     let mut dates: Vec<Vec<u8>> = Vec::new();
     let mut date_ids: HashMap<Vec<u8>, u32> = HashMap::new();
-    let mut sec_maps: Vec<Vec<u32>> = Vec::with_capacity(lanes.len());
+    let mut maps: Vec<Vec<u32>> = Vec::with_capacity(lanes.len());
     for (k, mut lane) in lanes.into_iter().enumerate() {
         let date_map: Vec<u32> = (lane.dates.iter())
             .map(|d| {
@@ -212,7 +220,7 @@ pub(crate) fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, e
                 })
             })
             .collect();
-        sec_maps.push(
+        maps.push(
             (lane.names.iter().zip(&lane.top))
                 .map(|(n, &top)| {
                     *global.entry(n.clone()).or_insert_with(|| {
@@ -230,29 +238,36 @@ pub(crate) fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, e
         }
     }
     // Per block: its first line, and per section the rows before it (from the blocks' own counts).
-    let nsec = names.len();
     let mut offset = vec![0u64; nblocks + 1];
     let mut base = Vec::with_capacity(nblocks);
-    let mut count = vec![0u32; nsec];
+    let mut sections = vec![SectionSummary::default(); names.len()];
+    let mut rows = Vec::with_capacity(nblocks);
+    let mut lane = Vec::with_capacity(nblocks);
     let mut text = Vec::new();
     let mut wide = Vec::new();
     let mut cr_line = 0;
     let mut zzzz = Zcols::default();
-    for (b, entry) in blocks.iter_mut().enumerate() {
-        let Some((k, blk)) = entry.as_mut() else {
+    for (b, entry) in blocks.into_iter().enumerate() {
+        base.push(sections.iter().map(|s| s.rows).collect());
+        let Some((k, mut blk)) = entry else {
             offset[b + 1] = offset[b];
-            base.push(count.clone());
+            rows.push(Vec::new());
+            lane.push(0);
             continue;
         };
-        offset[b + 1] = offset[b] + blk.lines as u64;
-        if cr_line == 0 && blk.first_cr > 0 {
-            cr_line = offset[b] + blk.first_cr as u64;
-        }
-        base.push(count.clone());
-        for (local, &n) in blk.counts.iter().enumerate() {
-            count[sec_maps[*k][local] as usize] += n;
-        }
         let at = offset[b];
+        offset[b + 1] = at + blk.lines as u64;
+        if cr_line == 0 && blk.first_cr > 0 {
+            cr_line = at + blk.first_cr as u64;
+        }
+        for (local, &n) in blk.counts.iter().enumerate() {
+            let sec = &mut sections[maps[k][local] as usize];
+            if n > 0 && sec.rows == 0 {
+                (sec.first_line, sec.first_nf) = ((at + blk.first[local].0 as u64) as i64, blk.first[local].1);
+            }
+            sec.rows += n;
+            sec.most_nf = sec.most_nf.max(blk.most[local]);
+        }
         text.extend(std::mem::take(&mut blk.text).into_iter().map(|(rel, t)| ((at + rel as u64) as i64, t)));
         wide.extend(std::mem::take(&mut blk.wide).into_iter().map(|(rel, nf, tag)| ((at + rel as u64) as i64, nf, tag)));
         for z in &blk.zzzz {
@@ -262,38 +277,10 @@ pub(crate) fn pass1(input: &Input, nblocks: usize, threads: usize, block: u64, e
             zzzz.sods.push(z.sod as i64);
             zzzz.dates.push(z.date as i32);
         }
+        rows.push(blk.rows);
+        lane.push(k);
     }
-    // The per-section arrays, filled by the threads: block b writes its rows of section s at
-    // base[b][s], base[b][s] + 1 ... (zeroed memory comes untouched from the system).
-    let mut per_sec: Vec<SectionRows> = (count.iter())
-        .map(|&n| SectionRows { lines: vec![0; n as usize], snaps: vec![0; n as usize], nfields: vec![0; n as usize] })
-        .collect();
-    let places = Places {
-        lines: per_sec.iter_mut().map(|s| s.lines.as_mut_ptr()).collect(),
-        snaps: per_sec.iter_mut().map(|s| s.snaps.as_mut_ptr()).collect(),
-        nfields: per_sec.iter_mut().map(|s| s.nfields.as_mut_ptr()).collect(),
-    };
-    let (blocks_ref, base_ref, maps_ref, offset_ref, places_ref) = (&blocks, &base, &sec_maps, &offset, &places);
-    let rows = for_blocks(nblocks, threads, |b, _| {
-        let Some((k, blk)) = &blocks_ref[b] else { return Ok(Vec::new()) };
-        let map = &maps_ref[*k];
-        let mut next = base_ref[b].clone();
-        let mut slots = Vec::with_capacity(blk.rows.len());
-        for row in &blk.rows {
-            let s = map[row.sec as usize] as usize;
-            let r = next[s] as usize;
-            next[s] += 1;
-            // SAFETY: r < rows of section s (counted above), and only block b writes its places.
-            unsafe {
-                *places_ref.lines[s].add(r) = (offset_ref[b] + row.line as u64) as i64;
-                *places_ref.snaps[s].add(r) = row.snap as i64;
-                *places_ref.nfields[s].add(r) = row.nf as i32;
-            }
-            slots.push(Slot { sec: s as u32, start: row.start });
-        }
-        Ok(slots)
-    })?;
-    drop(places);
-    drop(blocks);
-    Ok(Pass1 { names, rows, base, lines: offset[nblocks], text, wide, cr_line, per_sec, dates, zzzz })
+    let lines = offset[nblocks];
+    offset.truncate(nblocks);
+    Ok(Pass1 { names, sections, rows, lane, maps, base, offset, lines, text, wide, cr_line, dates, zzzz })
 }

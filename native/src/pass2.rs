@@ -1,10 +1,11 @@
 //! Pass 2: the values of every row, parsed straight into its section's float64 columns (NaN for
-//! an empty field, a missing one, or one that is not a number, which is also reported), and the
-//! text columns (TOP's command names ...) as a code per row and each distinct text once.
+//! an empty field, a missing one, or one that is not a number, which is also reported), the
+//! text columns (TOP's command names ...) as a code per row and each distinct text once, and
+//! each row's line, snapshot and field count.
 
 use crate::input::{block_data, for_blocks, FxMap, Input};
 use crate::numbers::next_number;
-use crate::pass1::Slot;
+use crate::pass1::Pass1;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -19,6 +20,9 @@ struct Target {
     slot: Vec<i32>, // field -> value column (>= 0), text column (-2 - k), or -1 (skipped)
     value_fields: Vec<usize>,
     text_base: usize, // index of the section's first text column among all sections' ones
+    lines: *mut i64,  // per row: its line, snapshot and field count
+    snaps: *mut i64,
+    nfields: *mut i32,
 }
 unsafe impl Send for Target {}
 unsafe impl Sync for Target {}
@@ -100,27 +104,26 @@ pub(crate) struct SectionValues {
     pub(crate) texts: Vec<TextColumn>,     // per text field, in the layout's order
     pub(crate) bad: Vec<(i64, u32, Vec<u8>)>, // first values that are not numbers: (row, field, raw)
     pub(crate) bad_count: u64,
+    pub(crate) lines: Vec<i64>,
+    pub(crate) snaps: Vec<i64>,
+    pub(crate) nfields: Vec<i32>,
 }
 
 /// Pass 2 over every block. `layouts`: per section, its value fields and text fields (field 0
-/// is the tag); `rows`, `base`, `sec_rows`: pass 1's rows per block (taken), rows before each
-/// block per section, rows per section.
-#[allow(clippy::too_many_arguments)]
+/// is the tag); `p1`: what pass 1 found (each block's rows are taken, and freed, by this pass).
 pub(crate) fn pass2(
     input: &Input,
     layouts: &[(Vec<usize>, Vec<usize>)],
-    rows: &[Mutex<Vec<Slot>>],
-    base: &[Vec<u32>],
-    sec_rows: &[usize],
-    nblocks: usize,
+    p1: &mut Pass1,
     threads: usize,
     block: u64,
 ) -> std::io::Result<Vec<SectionValues>> {
-    let mut bufs: Vec<Vec<f64>> = Vec::new();
+    let nblocks = p1.rows.len();
+    let mut out: Vec<SectionValues> = Vec::with_capacity(layouts.len());
     let mut targets = Vec::new();
     let mut text_base = 0;
     for (s, (vf, tf)) in layouts.iter().enumerate() {
-        let n = sec_rows[s];
+        let n = p1.sections[s].rows as usize;
         let width = vf.iter().chain(tf.iter()).max().map_or(0, |m| m + 1);
         let mut slot = vec![-1i32; width];
         for (j, &f) in vf.iter().enumerate() {
@@ -130,43 +133,61 @@ pub(crate) fn pass2(
             slot[f] = -2 - k as i32;
         }
         // Zeroed memory comes from the system untouched: the threads fill it in parallel.
-        let mut buf = vec![0.0f64; n * vf.len()];
+        let mut sv = SectionValues {
+            values: vec![0.0f64; n * vf.len()],
+            texts: (0..tf.len()).map(|_| TextColumn::new(n)).collect(),
+            bad: Vec::new(),
+            bad_count: 0,
+            lines: vec![0; n],
+            snaps: vec![0; n],
+            nfields: vec![0; n],
+        };
         let plain = tf.is_empty() && vf.iter().enumerate().all(|(j, &f)| f == j + 2);
-        targets.push(Target { plain, ptr: buf.as_mut_ptr(), rows: n, slot, value_fields: vf.clone(), text_base });
+        targets.push(Target {
+            plain,
+            ptr: sv.values.as_mut_ptr(),
+            rows: n,
+            slot,
+            value_fields: vf.clone(),
+            text_base,
+            lines: sv.lines.as_mut_ptr(),
+            snaps: sv.snaps.as_mut_ptr(),
+            nfields: sv.nfields.as_mut_ptr(),
+        });
         text_base += tf.len();
-        bufs.push(buf);
+        out.push(sv);
     }
-    let targets_ref = &targets;
+    let rows: Vec<Mutex<Vec<crate::pass1::Row>>> = p1.rows.drain(..).map(Mutex::new).collect();
+    let (targets_ref, rows_ref, p1_ref) = (&targets, &rows, &*p1);
     let extras: Vec<Extra> = for_blocks(nblocks, threads, |b, buf| {
         let mut ex = Extra::default();
         // The block's rows are needed by this pass only: freed as soon as it is done.
-        let slots = std::mem::take(&mut *rows[b].lock().expect("nmon rows lock"));
-        if slots.is_empty() {
+        let block_rows = std::mem::take(&mut *rows_ref[b].lock().expect("nmon rows lock"));
+        if block_rows.is_empty() {
             return Ok(ex);
         }
         let (data, _) = block_data(input, b, block, buf)?;
+        let (map, base, at) = (&p1_ref.maps[p1_ref.lane[b]], &p1_ref.base[b], p1_ref.offset[b]);
         let mut seen = vec![0u32; targets_ref.len()];
-        for row in &slots {
-            let s = row.sec as usize;
-            let r = (base[b][s] + seen[s]) as usize;
+        for row in &block_rows {
+            let s = map[row.sec as usize] as usize;
+            let r = (base[s] + seen[s]) as usize;
             seen[s] += 1;
+            let t = &targets_ref[s];
+            // SAFETY: r < rows of section s (counted by pass 1), and only this block writes row r.
+            unsafe {
+                *t.lines.add(r) = (at + row.line as u64) as i64;
+                *t.snaps.add(r) = row.snap as i64;
+                *t.nfields.add(r) = row.nf as i32;
+            }
             let start = row.start as usize;
-            let end = memchr::memchr2(b'\n', b'\r', &data[start..]).map_or(data.len(), |i| start + i);
-            fill_row(&targets_ref[s], &data[start..end], row.sec, r, &mut ex);
+            fill_row(t, &data[start..start + row.len as usize], row.values_at as usize, s as u32, r, &mut ex);
         }
         Ok(ex)
     })?;
     drop(targets);
     // Per section: its text columns (each block's distinct texts coded once, then its rows) and
     // the values that are not numbers, blocks in file order.
-    let mut out: Vec<SectionValues> = (bufs.into_iter().enumerate())
-        .map(|(s, values)| SectionValues {
-            values,
-            texts: (0..layouts[s].1.len()).map(|_| TextColumn::new(sec_rows[s])).collect(),
-            bad: Vec::new(),
-            bad_count: 0,
-        })
-        .collect();
     let owner: Vec<(usize, usize)> =
         (layouts.iter().enumerate()).flat_map(|(s, (_, tf))| (0..tf.len()).map(move |k| (s, k))).collect();
     for ex in extras {
@@ -194,15 +215,12 @@ pub(crate) fn pass2(
     Ok(out)
 }
 
-/// Parse one row into its section's columns (row `r`).
-fn fill_row(t: &Target, line: &[u8], sec: u32, r: usize, ex: &mut Extra) {
+/// Parse one row into its section's columns (row `r`); `values_at`: see `Line::Row`.
+fn fill_row(t: &Target, line: &[u8], values_at: usize, sec: u32, r: usize, ex: &mut Extra) {
     let len = line.len();
     if t.plain {
         // The usual section: field f >= 2 is value column f - 2 (skip the tag and Tnnnn).
-        let mut i = match memchr::memchr(b',', line).and_then(|a| memchr::memchr(b',', &line[a + 1..]).map(|b| a + b + 2)) {
-            Some(i) => i,
-            None => len + 1,
-        };
+        let mut i = values_at;
         let mut j = 0;
         let ncols = t.value_fields.len();
         while i <= len && j < ncols {

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-API = 2  # native/src/lib.rs: const API
+API = 3  # native/src/lib.rs: const API
 
 try:
     from . import _nmon_native as _loaded

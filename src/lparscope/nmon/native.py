@@ -81,28 +81,23 @@ def read_into(r: "Routing", src: "Source") -> None:
         r.wide_row(line, tag, fields)
     z = scan.zzzz  # the ZZZZ lines of the usual form, split natively
     r.snapshots.add_read(ReadLines(z["lines"], z["snaps"], z["digits"], z["sods"], z["dates"], z["date_names"]))
-    # The columns of each section (from its header and its rows), then pass 2 (native): the values.
+    # The columns of each section (from its header and what pass 1 saw of its rows), then pass 2
+    # (native): the values, and each row's line, snapshot and field count.
     secs = []
     for s in scan.sections:
         r.on_time()
         sec = r.section(s["name"])
-        lines, nfields = s["lines"], s["nfields"]
-        sec.rows = len(lines)
-        sec.first_row = int(lines[0])
-        sec.first_nf = int(nfields[0])
-        sec.line_parts = [lines]
-        sec.snap_parts = [s["snaps"]]
-        sec.row_fields = nfields
-        secs.append(sec)
-    r.layouts([(sec, int(sec.row_fields.max())) for sec in secs])
-    results = guarded(scan.values, [(sec.value_fields, sec.text_fields) for sec in secs])
+        sec.rows, sec.first_row, sec.first_nf = s["rows"], s["first_line"], s["first_nf"]
+        secs.append((sec, s["most_nf"]))
+    r.layouts(secs)
+    results = guarded(scan.values, [(sec.value_fields, sec.text_fields) for sec, _ in secs])
     del scan
-    for sec, (values, text, bad, count) in zip(secs, results):
+    for (sec, _), (values, text, bad, count, lines, snaps, nfields) in zip(secs, results):
         r.on_time()
+        sec.line_parts, sec.snap_parts, sec.row_fields = [lines], [snaps], nfields
         sec.values = values.T  # rows x value fields, Fortran order (as the pure path)
         sec.text = {f: _texts(*text[f]) for f in sec.text_fields}
         if count:  # rows of the section -> lines of the file
-            lines = sec.line_parts[0]
             r.bad_values(sec, [(int(lines[row]), f, raw) for row, f, raw in bad], count)
     for sec in r.by_id:  # sections with a header but no rows
         if sec.values is None:
