@@ -11,11 +11,9 @@ plus ``out/_header.csv`` (the AAA key/values). Parquet needs pyarrow, imported o
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal
 
@@ -63,6 +61,8 @@ def _unique(names: list[str]) -> list[str]:
 
 
 def _write_csv_py(table: NmonTable, path: Path) -> None:
+    import csv
+
     with open(path, "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(_unique(["snapshot", "time", *map(csv_cell, table.columns), *map(csv_cell, table.text)]))
@@ -74,6 +74,9 @@ def _write_csv_py(table: NmonTable, path: Path) -> None:
 
 def export(rec: NmonRecording, fmt: Literal["csv", "parquet"], outdir: Path) -> list[Path]:
     """Write one file per table (and ``_header.csv``) into ``outdir``; returns the paths written."""
+    import csv  # here, not at the top: reading a recording should not pay for writing one
+    from concurrent.futures import ThreadPoolExecutor
+
     if fmt not in ("csv", "parquet"):
         raise ValueError(f"unknown export format {fmt!r} (csv or parquet)")
     outdir = Path(outdir)
