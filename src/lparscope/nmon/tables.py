@@ -121,6 +121,8 @@ class Tables(ReaderState):
             usual = len(snaps) == len(snap_keys) and np.array_equal(snaps, snap_keys)
         if usual:
             snaps, times = snap_keys, snap_vals
+        elif len(snaps) and len(snap_keys) and _within_run(snap_keys, snaps):
+            times = snap_vals[snaps - snap_keys[0]]  # every row's snapshot has its ZZZZ time
         elif len(snaps) and len(snap_keys):
             idx = _positions(snap_keys, snaps)
             found = snap_keys[idx] == snaps
@@ -224,8 +226,17 @@ def _epochs(header_lines: list[int], lines: np.ndarray) -> np.ndarray:
     if not header_lines:
         return np.full(len(lines), -1, np.int64)
     if len(header_lines) == 1:  # the usual section: one comparison per row instead of a binary search
+        if not len(lines) or lines.min() > header_lines[0]:
+            return np.zeros(len(lines), np.int64)  # every row is under the header
         return (lines > header_lines[0]).astype(np.int64) - 1
     return np.searchsorted(np.array(header_lines, np.int64), lines) - 1
+
+
+def _within_run(keys: np.ndarray, wanted: np.ndarray) -> bool:
+    """True when the sorted distinct snapshot numbers ``keys`` run without a gap (k, k+1 ... m, as
+    a recording's ZZZZ lines usually do) and every number in ``wanted`` is one of them."""
+    first, last = int(keys[0]), int(keys[-1])
+    return last - first == len(keys) - 1 and int(wanted.min()) >= first and int(wanted.max()) <= last
 
 
 def _positions(keys: np.ndarray, wanted: np.ndarray) -> np.ndarray:
