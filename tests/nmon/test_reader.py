@@ -137,6 +137,23 @@ def test_truncated_last_line() -> None:
     assert rec.tables["LPAR"].values.shape == (3, 21)
 
 
+@pytest.mark.parametrize("native", ["0", "1"])
+def test_short_top_row_keeps_the_snapshot_out_of_the_values(native: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A TOP row cut after its snapshot field ("TOP,pid,Tnnnn" and nothing more) makes the section's
+    # rows of unequal width: field 2 (the snapshot) must still not become a value column.
+    from lparscope.nmon import native as core
+
+    if native == "1" and not core.available():
+        pytest.skip("the native nmon core was not built")
+    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
+    data = aix_bytes().replace(b"TOP,2555992,T0002,", b"TOP,2687140,T0002\nTOP,2555992,T0002,", 1)  # the first TOP row
+    rec = read_nmon(data)
+    top = rec.tables["TOP"]
+    assert "Time" not in top.columns and top.columns[:3] == ["PID", "%CPU", "%Usr"]
+    assert len(top) == 5 and np.isnan(top.column("%CPU")[0]) and top.column("PID")[0] == 2687140
+    assert "not a number" not in messages(rec)
+
+
 def test_crlf() -> None:
     rec = read_nmon(aix_bytes().replace(b"\n", b"\r\n"))
     assert [m for _, m in rec.warnings] == ["CRLF (Windows) line ends: read as plain line ends"]

@@ -313,9 +313,13 @@ def _clean_text_table(table: "pa.Table", value_fields: list[int]) -> tuple["pa.T
 
 
 def _extend_fields(value_fields: list[int], text_fields: list[int], width: int) -> list[int]:
-    """The value fields of rows longer than expected: those given, then every field past them."""
+    """The value fields of rows longer than expected: those given, then every field past them.
+
+    Field 1 is a value only in a TOP row (its PID), whose field 2 is the snapshot (Tnnnn), never a
+    value: past a TOP row's PID the values start at field 3."""
     last = max(value_fields, default=1)
-    return list(value_fields) + [f for f in range(last + 1, width) if f not in text_fields]
+    first = 3 if last == 1 and 1 in value_fields else last + 1
+    return list(value_fields) + [f for f in range(first, width) if f not in text_fields]
 
 
 def _parse_ragged(data: "pa.Buffer", nrows: int, value_fields: list[int], text_fields: list[int]) -> GroupResult:
