@@ -31,3 +31,19 @@ def test_analyze_leaves_nothing_frozen() -> None:
     a = analyze([str(EXAMPLE)], workers=1)
     assert a.findings
     assert gc.get_freeze_count() == 0
+
+
+def test_a_run_makes_collections_rarer_and_puts_the_thresholds_back() -> None:
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(500, 7, 9)
+        with heap.long_lived():
+            assert gc.get_threshold() == heap.RUN_THRESHOLDS
+            with heap.long_lived():
+                assert gc.get_threshold() == heap.RUN_THRESHOLDS
+            assert gc.get_threshold() == heap.RUN_THRESHOLDS  # the outer run is still on
+        assert gc.get_threshold() == (500, 7, 9)
+        analyze([str(EXAMPLE)], workers=1)
+        assert gc.get_threshold() == (500, 7, 9)
+    finally:
+        gc.set_threshold(*before)
