@@ -181,7 +181,11 @@ pub(crate) fn pass2(
                 *t.nfields.add(r) = row.nf as i32;
             }
             let start = row.start as usize;
-            fill_row(t, &data[start..start + row.len as usize], row.values_at as usize, s as u32, r, &mut ex);
+            // The block is read again: a file cut short since pass 1 no longer holds the row.
+            let Some(line) = data.get(start..start + row.len as usize) else {
+                return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "the file changed while it was read"));
+            };
+            fill_row(t, line, row.values_at as usize, s as u32, r, &mut ex);
         }
         Ok(ex)
     })?;

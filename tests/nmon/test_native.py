@@ -184,3 +184,27 @@ def test_env_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not native.enabled()
     monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", "1")
     assert native.enabled()
+
+
+def test_a_file_changed_between_the_passes_is_an_os_error(tmp_path: Path) -> None:
+    # Pass 2 reads the blocks again; a file rewritten shorter since pass 1 is said to have changed
+    # (an OSError, which the pipeline reports as an unreadable recording), never read out of bounds.
+    from lparscope.native_core import core
+
+    path = tmp_path / "a.nmon"
+    path.write_bytes(aix())
+    scan = core.Scanner(str(path), True)
+    layouts = [(list(range(2, s["most_nf"])), []) for s in scan.sections]
+    path.write_bytes(aix()[: len(aix()) // 3])
+    with pytest.raises(OSError, match="changed while it was read|failed to fill whole buffer"):
+        scan.values(layouts)
+
+
+def test_values_is_called_once(tmp_path: Path) -> None:
+    from lparscope.native_core import core
+
+    scan = core.Scanner(aix(), True)
+    layouts = [(list(range(2, s["most_nf"])), []) for s in scan.sections]
+    assert len(scan.values(layouts)) == len(scan.sections)
+    with pytest.raises(RuntimeError, match="already"):
+        scan.values(layouts)
