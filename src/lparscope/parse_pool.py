@@ -13,15 +13,13 @@ reader already uses every core.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import zlib
 from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import heap
 from .input_items import read_deferred
@@ -30,6 +28,9 @@ from .pipeline_guard import TimeBudgetExceeded, describe, file_seconds, time_bud
 from .sources import parsers
 from .sources.detect import split_and_classify
 from .sources.filenames import classify_with_hint, not_command_output
+
+if TYPE_CHECKING:  # the pool's modules are imported when a pool is started (most runs of one file never do)
+    from concurrent.futures import Executor
 
 PROBE_BYTES = 64 * 1024  # a large file whose first 64 KB hold no supported output is not read further
 MIN_FILES = 32  # text files before a pool is worth starting
@@ -157,7 +158,11 @@ def prepared_inputs(items: Iterable[InputFile | InputProblem], workers: int | No
         for item in [*head, *it]:
             yield item, None
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    _registry()  # imported here once, not in every worker
     heap.settle()  # forked workers neither re-scan nor copy (by writing GC headers) what they inherit
     with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
         yield from _windowed(pool, _batches([*head], it), n * WINDOW)

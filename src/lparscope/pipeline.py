@@ -19,7 +19,7 @@ from .model.estate import Estate, Evidence, InputStatus
 from .rules.config import Config
 from .rules.engine import Finding, run
 from .sizing.measured import size_estate
-from .sources import parsers
+from .sources import Registry
 from .sources.base import split_lines
 from .sources.detect import split_and_classify
 from .sources.filenames import NameHint
@@ -72,7 +72,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
     Each input is read on its own: whatever goes wrong in one (a damaged archive, a parser or
     model bug, memory) becomes that input's status and the others are still read.
     """
-    registry = parsers()
+    registry = Registry()  # imported beside the first nmon recording, or by the first text file that needs it
     estate = Estate()
     texts: dict[str, bytes] = {}
     items: Iterable[InputFile | InputProblem] = (
@@ -110,11 +110,11 @@ def _frames(estate: Estate) -> None:
     estate.frames = build_frames(estate)
 
 
-def _read_text_file(estate: Estate, f: InputFile, registry: dict, texts: dict[str, bytes],
+def _read_text_file(estate: Estate, f: InputFile, registry: Registry, texts: dict[str, bytes],
                     prepared: Prepared | None = None) -> None:
     """One text file: cut into command outputs, each parsed (:func:`parse_pool.prepare`, maybe in a
     worker process) and folded into its host on its own (here, in input order)."""
-    pre = prepared if prepared is not None else prepare_input(f, registry)
+    pre = prepared if prepared is not None else prepare_input(f, registry.get())
     if pre.skip:
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder if pre.skip_folder else "", "unrecognised",
                                          pre.skip))
@@ -165,7 +165,7 @@ def _hint_note(hint: NameHint | None, command_used: bool, host_used: bool) -> st
     return used.describe()
 
 
-def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None = None) -> None:
+def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | None = None) -> None:
     """An nmon recording: its time series and the command outputs of its BBBP section."""
     try:
         from .nmon import ReadStopped, ReadTooLong, read_nmon
@@ -175,7 +175,8 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
         return
     seconds = file_seconds()
     try:
-        rec = read_nmon(f.nmon, tz=tz, seconds=seconds)  # type: ignore[arg-type]
+        with registry.alongside():  # for its BBBP outputs, imported while the native reader runs
+            rec = read_nmon(f.nmon, tz=tz, seconds=seconds)  # type: ignore[arg-type]
     except ReadStopped as exc:  # past the time budget, or hostile (400,000 one-row sections)
         why = (f"reading it took longer than the per-file budget of {seconds:g} s (LPARSCOPE_FILE_SECONDS)"
                if isinstance(exc, ReadTooLong) else str(exc))
@@ -202,7 +203,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
     for command, first_line, text in rec.bbbp_outputs:
         # Each BBBP output line is one file line; a prompt line naming the command is put in front.
         try:
-            segments = split_and_classify(f"# {command}\n{text}", registry)
+            segments = split_and_classify(f"# {command}\n{text}", registry.get())
         except Exception as exc:
             warnings.append((first_line, f"BBBP output of '{command}': internal error: {describe(exc)}"))
             continue
@@ -213,7 +214,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: dict, tz: str | None 
                 unread.setdefault(command, where)
                 continue
             try:
-                parsed = seg.parsed if seg.parsed is not None else registry[seg.kind].parse(seg.text)
+                parsed = seg.parsed if seg.parsed is not None else registry.get()[seg.kind].parse(seg.text)
                 if parsed.records:
                     warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
                     warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))

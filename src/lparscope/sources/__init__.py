@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 _PRIVATE = {"base", "detect", "registry", "filenames"}
@@ -22,3 +25,42 @@ def parsers() -> dict[str, ModuleType]:
         if hasattr(mod, "KIND") and hasattr(mod, "parse"):
             found[mod.KIND] = mod
     return found
+
+
+class Registry:
+    """:func:`parsers`, imported when first asked for (:meth:`get`), once.
+
+    Importing every parser takes about 0.1 s. :meth:`alongside` imports them in a background
+    thread while the caller runs code that leaves the interpreter free (the native nmon reader),
+    so a run that starts with a recording does not wait for them afterwards. The thread has
+    ended when the block does: no process is forked while it imports.
+    """
+
+    def __init__(self) -> None:
+        self._found: dict[str, ModuleType] | None = None
+
+    def get(self) -> dict[str, ModuleType]:
+        if self._found is None:
+            self._found = parsers()
+        return self._found
+
+    @contextmanager
+    def alongside(self) -> Iterator[None]:
+        if self._found is not None:
+            yield
+            return
+        box: dict[str, dict[str, ModuleType]] = {}
+
+        def load() -> None:
+            try:
+                box["found"] = parsers()
+            except BaseException:  # get() imports them again, and raises the error where it is asked for
+                pass
+
+        thread = threading.Thread(target=load, name="lparscope-parsers", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            thread.join()
+            self._found = box.get("found")
