@@ -38,7 +38,7 @@ def test_a_core_of_another_interface_is_not_used_and_the_run_says_why(core_sayin
     line = nmon_native.describe()
     assert "out of date" in line and "pip install -e ." in line and len(line) < 80
     lines = ["time=03/14/2024 10:00:00,lpar_name=a,lpar_id=1,capped_cycles=5"]
-    assert ul._read_native(lines, 0, 1) is None  # Python reads it
+    assert ul._read_native(lines, 0, 1, "lpar", "f1") is None  # Python reads it
     assert ul.read_plain(lines, 0, 1, "lpar", None).num("capped_cycles", 0) == 5.0
 
 
@@ -51,7 +51,7 @@ def test_native_off_turns_both_readers_to_their_pure_paths(core_saying, monkeypa
     core_saying(native_core.API)
     monkeypatch.setenv("LPARSCOPE_NATIVE", "0")
     assert not native_core.enabled() and not nmon_native.enabled()
-    assert ul._read_native(["a=1"], 0, 1) is None
+    assert ul._read_native(["a=1"], 0, 1, "lpar", "f1") is None
     assert "LPARSCOPE_NATIVE=0" in nmon_native.describe()
 
 

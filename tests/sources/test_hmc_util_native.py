@@ -38,9 +38,7 @@ def _table_key(t: ut.UtilTable) -> tuple:
 def _both(lines: list[str], start: int = 0, end: int | None = None) -> tuple[object, object]:
     """(native table or None, Python table or None) of lines[start:end]."""
     end = len(lines) if end is None else end
-    found = ul._read_native(lines, start, end)
-    native = ut._typed(found[0], found[1], len(found[0]), "lpar", "f1", {}) if found is not None else None
-    return native, ul._read_plain(lines, start, end, "lpar", "f1")
+    return ul._read_native(lines, start, end, "lpar", "f1"), ul._read_plain(lines, start, end, "lpar", "f1")
 
 
 def _assert_same(lines: list[str], start: int = 0) -> bool:
@@ -86,7 +84,7 @@ def test_the_usual_listing_is_read_natively_with_lines_codes_and_floats():
 ])
 def test_what_the_core_refuses_python_reads_as_before(line):
     lines = [ROW.format(m=1, n="a", i=1, u="0.5", c=1, s="Running"), line]
-    assert ul._read_native(lines, 0, 2) is None
+    assert ul._read_native(lines, 0, 2, "lpar", "f1") is None
     assert _both([line], 0)[0] is None
 
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..numbers import LIMIT
-from ._hmc_util_table import TEXT_KEYS, UtilTable, _NativeColumn, _typed, table, table_from_columns
+from ._hmc_util_table import TEXT_KEYS, UtilTable, table, table_from_columns, table_from_native
 
 _KEY = re.compile(r"[A-Za-z_][\w.]*")
 # a value as the attribute reader leaves it: no comma, quote or line end, no blank at either end
@@ -37,22 +37,18 @@ def read_plain(lines: list[str], start: int, end: int, resource: str | None, sys
                ) -> UtilTable | None:
     """The table of lines ``start:end`` when every non-blank line is a plain attribute line (no quote,
     no blank around a field or value, no repeated name): what the HMC prints. None when any line is
-    not (the caller reads the output line by line then).
-
-    The native core reads the usual listing (ASCII, no quotes) itself; what it refuses is
-    read here, the same way (``tests/sources/test_hmc_util_native.py`` compares both)."""
-    native = _read_native(lines, start, end)
-    if native is not None:
-        return _typed(native[0], native[1], len(native[0]), resource, system, {})
-    return _read_plain(lines, start, end, resource, system)
+    not (the caller reads the output line by line then)."""
+    native = _read_native(lines, start, end, resource, system)
+    return native if native is not None else _read_plain(lines, start, end, resource, system)
 
 
-_CODED = frozenset(TEXT_KEYS | {"lpar_id"})  # columns whose texts _typed needs (Coded or ids)
+_CODED = frozenset(TEXT_KEYS | {"lpar_id"})  # columns the table needs as texts (Coded, or ids)
 
 
-def _read_native(lines: list[str], start: int, end: int) -> tuple[Any, dict[str, _NativeColumn]] | None:
-    """(row lines, columns by name) as the native core reads lines ``start:end``, or None (no core, or a
-    listing it leaves to Python)."""
+def _read_native(lines: list[str], start: int, end: int, resource: str | None, system: str | None
+                 ) -> UtilTable | None:
+    """The table of lines ``start:end`` as the native core reads it, or None (no core, or a listing
+    it leaves to Python)."""
     from ..native_core import core, enabled, guarded
 
     if end <= start or not enabled():
@@ -64,7 +60,7 @@ def _read_native(lines: list[str], start: int, end: int) -> tuple[Any, dict[str,
     if found is None:
         return None
     row_lines, names, columns = found
-    return row_lines, {k: _NativeColumn(*col) for k, col in zip(names, columns)}
+    return table_from_native(row_lines, names, columns, resource, system)
 
 
 def _read_plain(lines: list[str], start: int, end: int, resource: str | None, system: str | None

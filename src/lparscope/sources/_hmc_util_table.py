@@ -209,6 +209,14 @@ def table_from_columns(lines: list[int], names: list[str], values: list[tuple[st
     return _typed(np.array(lines, dtype=np.int64), raw, len(lines), resource, system, {})
 
 
+def table_from_native(lines: Any, names: list[str], columns: list[tuple[Any, Any, list[str] | None]],
+                      resource: str | None, system: str | None) -> UtilTable:
+    """A table from the native core's read of a listing (``attr_listing``: row lines, names, and per
+    name its float64 values and/or a code per row into its distinct texts)."""
+    raw = {k: _NativeColumn(*col) for k, col in zip(names, columns)}
+    return _typed(lines, raw, len(lines), resource, system, {})
+
+
 class _Texts:
     """A column as read: the text of each row (None: the row does not give it)."""
 
