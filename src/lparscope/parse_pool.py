@@ -25,7 +25,7 @@ from . import heap
 from .input_items import read_deferred
 from .inputs import InputFile, InputProblem
 from .pipeline_guard import TimeBudgetExceeded, describe, file_seconds, time_budget
-from .sources import parsers
+from .sources import Registry
 from .sources.detect import split_and_classify
 from .sources.filenames import classify_with_hint, not_command_output
 
@@ -97,14 +97,7 @@ def pack(text: str) -> bytes:
     return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
 
 
-_REGISTRY: dict | None = None
-
-
-def _registry() -> dict:
-    global _REGISTRY
-    if _REGISTRY is None:
-        _REGISTRY = parsers()
-    return _REGISTRY
+_registry = Registry().get  # the parsers, imported once per process (by a worker: inherited, or when first needed)
 
 
 def prepare_input(f: InputFile, registry: dict | None = None) -> Prepared:

@@ -15,7 +15,7 @@ import pytest
 
 from lparscope.inputs import collect
 from lparscope.pipeline import read_estate
-from lparscope.sources import base, parsers
+from lparscope.sources import Registry, base, parsers
 from lparscope.sources._entstat_sections import multi_kv, read_pairs
 from lparscope.sources.detect import MAX_LINE, split_and_classify
 
@@ -130,7 +130,7 @@ def test_a_parser_that_never_ends_costs_one_input_not_the_run(tmp_path: Path, mo
     (tmp_path / "a" / "oslevel.txt").write_text("# oslevel -s\n7200-05-06-2320\n")
     monkeypatch.setenv("LPARSCOPE_FILE_SECONDS", "1")
     monkeypatch.setattr(lsps, "parse", stuck)
-    monkeypatch.setattr(parse_pool, "_REGISTRY", None)
+    monkeypatch.setattr(parse_pool, "_registry", Registry().get)  # a fresh cache of the parsers
     (estate, _texts), _seconds = timed(lambda: read_estate(collect([str(tmp_path)]), workers=1), 30.0)
     status = {i.path.split("/")[-1]: i for i in estate.inputs}
     assert "per-file budget of 1 s" in status["lsps.txt"].reason, status["lsps.txt"]

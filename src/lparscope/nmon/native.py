@@ -47,7 +47,7 @@ def describe() -> str:
     """One terminal line (under 80 characters): which path reads nmon recordings, and why."""
     if enabled():
         return "nmon read with the native core (Rust, built at install)"
-    why = status() or ("cargo was absent at install" if core is None else "LPARSCOPE_NMON_NATIVE=0")
+    why = status() or "LPARSCOPE_NMON_NATIVE=0"  # status() names every other reason
     return f"nmon read with the pure-Python path{'' if STALE else ' (slower)'}: {why}"
 
 

@@ -248,13 +248,14 @@ def head_objects(text: str, limit: int = 6) -> tuple[Prompt | None, list[dict[st
     Remembered for the text asked last (the HMC kinds' detect() each ask it of the same text); the
     dicts are shared, not to be changed."""
     global _HEAD_LAST
-    if _HEAD_LAST[0] is not text or _HEAD_LAST[1] != limit:
+    last = _HEAD_LAST
+    if last[0] is not text or last[1] != limit:
         lines = split_lines(strip_ansi(text))[:200]
         prompt, start = leading_prompt(lines)
         recs = logical_records(lines, start)[:limit]
         objs = [a for a in (parse_attrs(r) for _, r in recs) if a]
-        _HEAD_LAST = (text, limit, prompt, objs, len(recs))
-    _, _, prompt, objs, count = _HEAD_LAST
+        last = _HEAD_LAST = (text, limit, prompt, objs, len(recs))
+    _, _, prompt, objs, count = last
     return prompt, list(objs), count
 
 
