@@ -37,13 +37,19 @@ READER = "import sys; from lparscope.nmon import read_nmon; r = read_nmon(sys.ar
 
 def run(cmd: list[str], env: dict | None = None, stdout=subprocess.DEVNULL) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     """(seconds, peak RSS in MiB) of one whole process."""
+    took, _, rss = run_usage(cmd, env, stdout)
+    return took, rss
+
+
+def run_usage(cmd: list[str], env: dict | None = None, stdout=subprocess.DEVNULL) -> tuple[float, float, float]:  # type: ignore[no-untyped-def]
+    """(seconds, CPU seconds of the process and the children it waited for, peak RSS in MiB) of one whole process."""
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL, env=env)
     _, status, usage = os.wait4(p.pid, 0)
     took = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) not in (0, 1):
         raise SystemExit(f"failed ({status}): {' '.join(cmd)}")
-    return took, usage.ru_maxrss / 1024
+    return took, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def best(cmd: list[str], runs: int, env: dict | None = None) -> tuple[float, float]:

@@ -16,24 +16,15 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-READER = "import sys; from lparscope.nmon import read_nmon; r = read_nmon(sys.argv[1]); print(len(r.tables))"
+from bench import READER, run_usage  # bench/bench.py (this folder is first on the path)
 
 
 def once(cmd: list[str], src: str) -> tuple[float, float, float]:
     """(wall seconds, CPU seconds, peak RSS in MiB) of one whole process run with ``src`` first on the path."""
-    env = dict(os.environ, PYTHONPATH=src)
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    _, status, usage = os.wait4(p.pid, 0)
-    took = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise SystemExit(f"failed ({status}) with {src}: {' '.join(cmd)}")
-    return took, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    return run_usage(cmd, dict(os.environ, PYTHONPATH=src))
 
 
 def main(argv: list[str] | None = None) -> int:
