@@ -28,6 +28,7 @@ from .pipeline_guard import TimeBudgetExceeded, describe, file_seconds, time_bud
 from .sources import Registry
 from .sources.detect import split_and_classify
 from .sources.filenames import classify_with_hint, not_command_output
+from .sources.shared_strings import share
 
 if TYPE_CHECKING:  # the pool's modules are imported when a pool is started (most runs of one file never do)
     from concurrent.futures import Executor
@@ -84,7 +85,7 @@ def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
         error = ""
         if seg.kind is not None:
             try:
-                parsed = seg.parsed if seg.parsed is not None else registry[seg.kind].parse(seg.text)
+                parsed = share(seg.parsed if seg.parsed is not None else registry[seg.kind].parse(seg.text))
             except Exception as exc:  # a parser bug must not end the run
                 error = f"internal error in the {seg.kind} parser: {describe(exc)}"
         seg.text, seg.parsed = "", None  # parsed: the file's text travels back once, packed (a thousand hosts' 112 MB went twice)
