@@ -51,7 +51,7 @@ class Prepared:
     hint: Any = None
     shift: int = 0
     results: list[tuple[Any, Any, str]] = field(default_factory=list)  # (segment, parsed or None, error)
-    packed: bytes = b""  # the file's text, compressed (kept for excerpts: ``pipeline.text_of``)
+    packed: bytes = b""  # the file's text, compressed (kept for excerpts: ``pipeline._packed_lines``)
 
 
 def prepare(display: str, text: str, registry: dict | None = None) -> Prepared:
@@ -94,7 +94,7 @@ def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
 
 
 def pack(text: str) -> bytes:
-    """A file's text as it is kept for excerpts: compressed (``pipeline.text_of`` reads it back)."""
+    """A file's text as it is kept for excerpts: compressed (``pipeline._packed_lines`` reads it back)."""
     return zlib.compress(text.encode("utf-8", "surrogatepass"), 1)
 
 

@@ -20,7 +20,6 @@ from .rules.config import Config
 from .rules.engine import Finding, run
 from .sizing.measured import size_estate
 from .sources import Registry
-from .sources.base import split_lines
 from .sources.detect import split_and_classify
 from .sources.filenames import NameHint
 
@@ -67,7 +66,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
                 progress: Callable[[str], None] | None = None, workers: int | None = None
                 ) -> tuple[Estate, dict[str, bytes]]:
     """Parse every input file into an estate; also return each file's text, compressed (for excerpts:
-    :func:`text_of`; a thousand hosts' outputs are kept in a tenth of their size).
+    :func:`_packed_lines`; a thousand hosts' outputs are kept in a tenth of their size).
 
     Each input is read on its own: whatever goes wrong in one (a damaged archive, a parser or
     model bug, memory) becomes that input's status and the others are still read.
@@ -256,9 +255,11 @@ def _lines_of(path: str, blank: set[int], shown: set[int]) -> dict[int, str]:
     return out
 
 
-def text_of(texts: dict[str, bytes], path: str) -> str:
-    """A file's text as :func:`read_estate` kept it."""
-    return zlib.decompress(texts[path]).decode("utf-8", "surrogatepass")
+def _packed_lines(packed: bytes) -> list[bytes]:
+    """The lines of a file kept by :func:`read_estate`, still encoded: only the lines shown are decoded.
+    Its line ends are the parsers' (``sources.base.split_lines``: CRLF, CR or LF; a form feed does not end a
+    line); a line end is one byte, never inside a UTF-8 character, so a line decodes as it would in the text."""
+    return zlib.decompress(packed).replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
 
 
 def _with_excerpts(findings: list[Finding], texts: dict[str, bytes]) -> None:
@@ -282,8 +283,9 @@ def _with_excerpts(findings: list[Finding], texts: dict[str, bytes]) -> None:
                 wanted.setdefault(e.path, set()).add(e.line)
     excerpt: dict[tuple[str, int], str] = {}
     for path, numbers in wanted.items():  # one file's lines at a time: a large estate is never all split at once
-        lines = split_lines(text_of(texts, path))  # the parsers' line ends: a form feed does not end a line
-        excerpt.update(((path, n), lines[n - 1].strip()[:200]) for n in numbers if 0 < n <= len(lines))
+        lines = _packed_lines(texts[path])
+        excerpt.update(((path, n), lines[n - 1].decode("utf-8", "surrogatepass").strip()[:200])
+                       for n in numbers if 0 < n <= len(lines))
     for f in findings:
         f.evidence = [Evidence(e.path, e.line, excerpt[(e.path, e.line)]) if (e.path, e.line) in excerpt else e
                       for e in f.evidence]
