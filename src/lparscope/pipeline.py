@@ -164,6 +164,16 @@ def _hint_note(hint: NameHint | None, command_used: bool, host_used: bool) -> st
     return used.describe()
 
 
+def _later_stages() -> None:
+    """What the stages after reading import when first run (about 40 ms): imported beside the first
+    native nmon read, while the interpreter is free. ``numpy.ma`` is what ``np.median`` imports on
+    its first call."""
+    import numpy.ma  # noqa: F401
+
+    from .plan import build, reconcile  # noqa: F401
+    from .simulate import ame, plan_bridge, scenario, traces  # noqa: F401
+
+
 def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | None = None) -> None:
     """An nmon recording: its time series and the command outputs of its BBBP section."""
     try:
@@ -174,7 +184,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
         return
     seconds = file_seconds()
     try:
-        with registry.alongside():  # for its BBBP outputs, imported while the native reader runs
+        with registry.alongside(_later_stages):  # for its BBBP outputs, imported while the native reader runs
             rec = read_nmon(f.nmon, tz=tz, seconds=seconds)  # type: ignore[arg-type]
     except ReadStopped as exc:  # past the time budget, or hostile (400,000 one-row sections)
         why = (f"reading it took longer than the per-file budget of {seconds:g} s (LPARSCOPE_FILE_SECONDS)"

@@ -50,3 +50,21 @@ def test_an_import_error_in_the_thread_is_raised_by_get(monkeypatch: pytest.Monk
     with pytest.raises(ImportError, match="broken"):
         reg.get()
     assert calls == ["lparscope-parsers", "MainThread"]
+
+
+def test_alongside_also_runs_the_callers_imports_in_the_same_thread_and_a_failure_there_is_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+
+    def later() -> None:
+        seen.append(threading.current_thread().name)
+        raise ImportError("a later stage is broken")  # met again by the code that imports it
+
+    reg = Registry()
+    with reg.alongside(also=later):
+        pass
+    assert seen == ["lparscope-parsers"]
+    assert "lsattr" in reg.get()  # the parsers were imported all the same
+    with reg.alongside(also=later):  # already there: nothing runs again
+        pass
+    assert seen == ["lparscope-parsers"]

@@ -8,11 +8,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
-_PRIVATE = {"base", "detect", "registry", "filenames"}
+_PRIVATE = {"base", "detect", "registry", "filenames", "shared_strings"}
 
 
 def parsers() -> dict[str, ModuleType]:
@@ -45,7 +45,9 @@ class Registry:
         return self._found
 
     @contextmanager
-    def alongside(self) -> Iterator[None]:
+    def alongside(self, also: Callable[[], object] | None = None) -> Iterator[None]:
+        """The parsers imported in a thread while the block runs; then ``also`` (the caller's
+        own later imports), whose failure is left for the code that needs them to meet."""
         if self._found is not None:
             yield
             return
@@ -56,6 +58,11 @@ class Registry:
                 box["found"] = parsers()
             except BaseException:  # get() imports them again, and raises the error where it is asked for
                 pass
+            if also is not None:
+                try:
+                    also()
+                except BaseException:
+                    pass
 
         thread = threading.Thread(target=load, name="lparscope-parsers", daemon=True)
         thread.start()
