@@ -174,9 +174,14 @@ def test_report_to_a_pipe_or_device_is_written_in_place(tmp_path: Path) -> None:
     assert not list(tmp_path.glob(".*lparscope-tmp"))
 
 
-def test_json_report_written_as_encoded_is_the_dumps_text(tmp_path: Path) -> None:
+@pytest.mark.parametrize("write_chars", [None, 1, 4096])
+def test_json_report_written_as_encoded_is_the_dumps_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          write_chars: int | None) -> None:
+    from lparscope.report import json_report
     from lparscope.report.json_report import dumps, write_json
 
+    if write_chars is not None:  # written in many pieces, as a thousand hosts' report is
+        monkeypatch.setattr(json_report, "WRITE_CHARS", write_chars)
     report = build_report(analyze([str(EXAMPLE)]))
     write_json(report, tmp_path / "r.json")
     assert (tmp_path / "r.json").read_text(encoding="utf-8") == dumps(report)
