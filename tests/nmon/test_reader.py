@@ -154,6 +154,28 @@ def test_short_top_row_keeps_the_snapshot_out_of_the_values(native: str, monkeyp
     assert "not a number" not in messages(rec)
 
 
+@pytest.mark.parametrize("native", ["0", "1"])
+@pytest.mark.parametrize("tiny", [False, True])
+def test_rows_with_the_same_text_share_one_str(native: str, tiny: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a TOP table repeats a few command names over its rows: one object per distinct text (per
+    # block of the pure path's CSV reader), as the native core gives them, not one per row
+    from lparscope.nmon import native as core
+
+    if native == "1" and not core.available():
+        pytest.skip("the native nmon core was not built")
+    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", native)
+    if tiny:  # many chunks, each its own CSV block
+        from lparscope.nmon import purepath, source
+
+        monkeypatch.setattr(purepath, "SMALL", 0)
+        monkeypatch.setattr(source, "CHUNK", 700)
+    top = read_nmon(AIX).tables["TOP"]
+    command, wlm = top.text["Command"], top.text["WLMclass"]
+    assert list(command) == ["j2pg", "syncd", "j2pg", "java"] and list(wlm) == ["Unclassified"] * 4
+    if not tiny:
+        assert command[0] is command[2] and wlm[0] is wlm[1] is wlm[2] is wlm[3]
+
+
 def test_crlf() -> None:
     rec = read_nmon(aix_bytes().replace(b"\n", b"\r\n"))
     assert [m for _, m in rec.warnings] == ["CRLF (Windows) line ends: read as plain line ends"]
