@@ -67,10 +67,11 @@ def test_batches_keep_every_input_in_order(monkeypatch) -> None:  # type: ignore
 def test_a_file_that_fails_in_a_batch_is_its_own_problem(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     real = parse_pool.prepare
 
-    def prepare(display: str, text: str, registry: dict | None = None) -> parse_pool.Prepared:
+    def prepare(display: str, text: str, registry: dict | None = None,
+                strings: dict[str, str] | None = None) -> parse_pool.Prepared:
         if display == "bad":
             raise RuntimeError("boom")
-        return real(display, text, registry)
+        return real(display, text, registry, strings)
 
     monkeypatch.setattr(parse_pool, "prepare", prepare)
     got = parse_pool._prepare_batch([InputFile(d, t, "") for d, t in (("good", "hello\n"), ("bad", "x\n"), ("also", "hello\n"))])

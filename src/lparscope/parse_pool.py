@@ -58,19 +58,22 @@ class Prepared:
     packed: bytes = b""  # the file's text, compressed (kept for excerpts: ``pipeline._packed_lines``)
 
 
-def prepare(display: str, text: str, registry: dict | None = None) -> Prepared:
+def prepare(display: str, text: str, registry: dict | None = None, strings: dict[str, str] | None = None
+            ) -> Prepared:
     """Cut one file into command outputs and parse each (no estate involved), within the per-file
-    time budget (``pipeline_guard.file_seconds``): a file that takes longer is reported and not read."""
+    time budget (``pipeline_guard.file_seconds``): a file that takes longer is reported and not read.
+    ``strings``: the run's table of shared strings (:func:`sources.shared_strings.share`); None:
+    strings are shared within this file only."""
     seconds = file_seconds()
     try:
         with time_budget(seconds):
-            return _prepare(display, text, registry)
+            return _prepare(display, text, registry, {} if strings is None else strings)
     except TimeBudgetExceeded:
         return Prepared(skip=f"not read: cutting and parsing it took longer than the per-file budget of {seconds:g} s "
                              f"(LPARSCOPE_FILE_SECONDS)")
 
 
-def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
+def _prepare(display: str, text: str, registry: dict | None, strings: dict[str, str]) -> Prepared:
     registry = registry if registry is not None else _registry()
     why_not = not_command_output(display, text)
     if why_not:  # documents, scripts, images: reported, never a host
@@ -89,7 +92,8 @@ def _prepare(display: str, text: str, registry: dict | None) -> Prepared:
         error = ""
         if seg.kind is not None:
             try:
-                parsed = share(seg.parsed if seg.parsed is not None else registry[seg.kind].parse(seg.text))
+                parsed = seg.parsed if seg.parsed is not None else registry[seg.kind].parse(seg.text)
+                parsed = share(parsed, strings)
             except Exception as exc:  # a parser bug must not end the run
                 error = f"internal error in the {seg.kind} parser: {describe(exc)}"
         seg.text, seg.parsed = "", None  # parsed: the file's text travels back once, packed (a thousand hosts' 112 MB went twice)
@@ -105,7 +109,7 @@ def pack(text: str) -> bytes:
 _registry = Registry().get  # the parsers, imported once per process (by a worker: inherited, or when first needed)
 
 
-def prepare_input(f: InputFile, registry: dict | None = None) -> Prepared:
+def prepare_input(f: InputFile, registry: dict | None = None, strings: dict[str, str] | None = None) -> Prepared:
     """:func:`prepare` of an input file, reading it first when it was listed without its text."""
     text = f.text
     if f.deferred is not None:
@@ -118,7 +122,10 @@ def prepare_input(f: InputFile, registry: dict | None = None) -> Prepared:
         if read is None:
             return Prepared(skip="binary file (not a command output); not read")
         text = read
-    return prepare(f.display, text, registry)
+    return prepare(f.display, text, registry, strings)
+
+
+_WORKER_STRINGS: dict[str, str] = {}  # a worker's shared strings: it lives as long as its pool (one run)
 
 
 def _prepare_batch(files: list[InputFile]) -> list[Prepared]:
@@ -126,7 +133,7 @@ def _prepare_batch(files: list[InputFile]) -> list[Prepared]:
     out = []
     for f in files:
         try:
-            out.append(prepare_input(f))
+            out.append(prepare_input(f, strings=_WORKER_STRINGS))
         except Exception as exc:  # anything else: the main process reports it for this input
             out.append(Prepared(cut_error=describe(exc)))
     return out

@@ -77,6 +77,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
     items: Iterable[InputFile | InputProblem] = (
         [*collected.files, *collected.problems] if isinstance(collected, Collected) else collected)
     problems: list[InputProblem] = []
+    strings: dict[str, str] = {}  # the run's shared strings, for the files parsed here (parse_pool.prepare)
     for n, (f, pre) in enumerate(prepared_inputs(items, workers), start=1):  # parsed on every core, folded here in order
         if not n % 64:
             heap.settle()  # the model read so far lives to the end of the run
@@ -89,7 +90,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
             if f.nmon is not None:
                 read_nmon_file(estate, f, registry, tz)
             else:
-                _read_text_file(estate, f, registry, texts, pre)
+                _read_text_file(estate, f, registry, texts, pre, strings)
         except Exception as exc:  # MemoryError and RecursionError included: one input never ends the run
             _internal(estate, f.display, 1, None, f.folder, "reading it", exc)
         finally:
@@ -110,10 +111,10 @@ def _frames(estate: Estate) -> None:
 
 
 def _read_text_file(estate: Estate, f: InputFile, registry: Registry, texts: dict[str, bytes],
-                    prepared: Prepared | None = None) -> None:
+                    prepared: Prepared | None = None, strings: dict[str, str] | None = None) -> None:
     """One text file: cut into command outputs, each parsed (:func:`parse_pool.prepare`, maybe in a
     worker process) and folded into its host on its own (here, in input order)."""
-    pre = prepared if prepared is not None else prepare_input(f, registry.get())
+    pre = prepared if prepared is not None else prepare_input(f, registry.get(), strings)
     if pre.skip:
         estate.inputs.append(InputStatus(f.display, 1, None, f.folder if pre.skip_folder else "", "unrecognised",
                                          pre.skip))

@@ -34,7 +34,8 @@ def test_equal_strings_become_one_object_and_values_stay() -> None:
     b = _Record(_fresh("Available"), {_fresh("Packets"): 4}, [_Frozen(_fresh("ent0"), (_fresh("Enabled"), 2))])
     assert a.label is not b.label
     before = (repr(a), repr(b))
-    a, b = share(a), share(b)
+    table: dict[str, str] = {}
+    a, b = share(a, table), share(b, table)
     assert (repr(a), repr(b)) == before
     assert a.label is b.label
     assert next(iter(a.counters)) is next(iter(b.counters))
@@ -46,7 +47,7 @@ def test_long_strings_numbers_arrays_and_other_objects_are_left_alone() -> None:
     long_text = _fresh("x" * (LONGEST + 1))
     arr = np.arange(3.0)
     other = object()
-    r = share(_Record(long_text, {"n": 1}, [1, 2.5, None, True, other], arr))
+    r = share(_Record(long_text, {"n": 1}, [1, 2.5, None, True, other], arr), {})
     assert r.label is long_text
     assert r.series is arr and r.items[4] is other and r.items[:4] == [1, 2.5, None, True]
 
@@ -71,3 +72,31 @@ def test_a_workers_result_names_each_repeated_string_once_in_its_pickle() -> Non
     for first, second in by_name.values():
         assert first.name is second.name and first.description is second.description
         assert first.value is second.value
+
+
+def test_the_table_is_the_callers_not_the_process_intern_table() -> None:
+    # Python 3.12 before 3.12.6 keeps every interned string for the life of the process
+    import sys
+
+    first, second = _fresh("lparscope-shared-strings-probe"), _fresh("lparscope-shared-strings-probe")
+    table: dict[str, str] = {}
+    assert share(first, table) is first and share(second, table) is first  # the first copy is kept
+    assert table == {first: first}
+    assert sys.intern(_fresh("lparscope-shared-strings-probe")) is not first  # never interned
+
+
+def test_files_read_in_one_run_share_their_strings(tmp_path) -> None:
+    from lparscope.inputs import iter_inputs
+    from lparscope.pipeline import read_estate
+
+    for host in ("aix1", "aix2"):
+        (tmp_path / host).mkdir()
+        (tmp_path / host / "lsattr_hdisk0.txt").write_text(
+            "# lsattr -El hdisk0\n"
+            "queue_depth     20                 Queue DEPTH                      True\n"
+            "reserve_policy  single_path        Reserve Policy                   True\n")
+    estate, _ = read_estate(iter_inputs([str(tmp_path)]), workers=1)
+    one, two = (estate.hosts[h].devices["hdisk0"].attrs for h in ("aix1", "aix2"))
+    assert one["queue_depth"].value == two["queue_depth"].value == "20"
+    assert one["queue_depth"].value is two["queue_depth"].value
+    assert next(k for k in one if k == "reserve_policy") is next(k for k in two if k == "reserve_policy")
