@@ -92,13 +92,18 @@ def _prepare(display: str, text: str, registry: dict | None, strings: dict[str, 
         error = ""
         if seg.kind is not None:
             try:
-                parsed = seg.parsed if seg.parsed is not None else registry[seg.kind].parse(seg.text)
-                parsed = share(parsed, strings)
+                parsed = parse_segment(seg, registry, strings)
             except Exception as exc:  # a parser bug must not end the run
                 error = f"internal error in the {seg.kind} parser: {describe(exc)}"
         seg.text, seg.parsed = "", None  # parsed: the file's text travels back once, packed (a thousand hosts' 112 MB went twice)
         results.append((seg, parsed, error))
     return Prepared(segments=segments, hint=hint, shift=shift, results=results, packed=packed)
+
+
+def parse_segment(seg: Any, registry: dict, strings: dict[str, str]) -> Any:
+    """A detected command output's records: as detection already parsed them, else by its kind's
+    parser; their strings shared through the run's ``strings`` (:func:`sources.shared_strings.share`)."""
+    return share(seg.parsed if seg.parsed is not None else registry[seg.kind].parse(seg.text), strings)
 
 
 def pack(text: str) -> bytes:

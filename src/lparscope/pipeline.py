@@ -10,7 +10,7 @@ from typing import Any
 from pathlib import PurePath
 
 from . import heap
-from .parse_pool import Prepared, pack, prepare_input, prepared_inputs
+from .parse_pool import Prepared, pack, parse_segment, prepare_input, prepared_inputs
 from .pipeline_guard import describe, file_seconds
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
 from .model import build
@@ -88,7 +88,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
             progress(f.display)
         try:
             if f.nmon is not None:
-                read_nmon_file(estate, f, registry, tz)
+                read_nmon_file(estate, f, registry, tz, strings)
             else:
                 _read_text_file(estate, f, registry, texts, pre, strings)
         except Exception as exc:  # MemoryError and RecursionError included: one input never ends the run
@@ -175,8 +175,10 @@ def _later_stages() -> None:
     from .simulate import ame, plan_bridge, scenario, traces  # noqa: F401
 
 
-def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | None = None) -> None:
-    """An nmon recording: its time series and the command outputs of its BBBP section."""
+def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | None = None,
+                   strings: dict[str, str] | None = None) -> None:
+    """An nmon recording: its time series and the command outputs of its BBBP section (their strings
+    shared through the run's ``strings``, as a text file's are)."""
     try:
         from .nmon import ReadStopped, ReadTooLong, read_nmon
     except ImportError:
@@ -224,7 +226,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
                 unread.setdefault(command, where)
                 continue
             try:
-                parsed = seg.parsed if seg.parsed is not None else registry.get()[seg.kind].parse(seg.text)
+                parsed = parse_segment(seg, registry.get(), {} if strings is None else strings)
                 if parsed.records:
                     warnings.extend((offset + w.line, f"BBBP {command}: {w.message}") for w in parsed.warnings)
                     warnings.extend(build.apply(host, seg.kind, parsed, f.display, offset))

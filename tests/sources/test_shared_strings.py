@@ -100,3 +100,18 @@ def test_files_read_in_one_run_share_their_strings(tmp_path) -> None:
     assert one["queue_depth"].value == two["queue_depth"].value == "20"
     assert one["queue_depth"].value is two["queue_depth"].value
     assert next(k for k in one if k == "reserve_policy") is next(k for k in two if k == "reserve_policy")
+
+
+def test_the_bbbp_outputs_of_recordings_read_in_one_run_share_their_strings(tmp_path) -> None:
+    from pathlib import Path
+
+    from lparscope.inputs import iter_inputs
+    from lparscope.pipeline import read_estate
+
+    recording = (Path(__file__).resolve().parents[1] / "fixtures" / "nmon" / "aix_small.nmon").read_text()
+    for host in ("aixtest1", "aixtest2"):
+        (tmp_path / f"{host}.nmon").write_text(recording.replace("aixtest1", host))
+    estate, _ = read_estate(iter_inputs([str(tmp_path)]), workers=1)
+    one, two = (estate.hosts[h].records["lparstat-i"][0].record for h in ("aixtest1", "aixtest2"))
+    assert one.mode == two.mode == "Uncapped" and one.mode is two.mode
+    assert one.type == two.type and one.type is two.type
