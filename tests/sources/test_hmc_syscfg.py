@@ -119,3 +119,22 @@ def test_F_alone_parsed_anyway_warns_once():
     assert r.records == []
     (w,) = r.warnings
     assert w.line == 2 and "-F without its field list" in w.message
+
+
+def test_head_objects_reads_the_head_of_a_long_output_as_of_the_whole_text():
+    # detect() reads an HMC output's first lines without splitting the whole output; whatever the
+    # line ends (LF, CRLF, CR alone) and colour codes, the first lines are those of the whole text.
+    import random
+
+    from lparscope.sources import _hmc_csv as hc
+    from lparscope.sources.base import split_lines, strip_ansi
+
+    rng = random.Random(1)
+    for _ in range(5000):
+        text = "".join(rng.choice(["a", "\n", "\r", "\r\n", "\x1b[1m", "x=1,", "\x1b]0;t\x07", " "])
+                       for _ in range(rng.randint(0, 60)))
+        n = rng.randint(1, 6)
+        assert split_lines(strip_ansi(hc._head(text, n)))[:n] == split_lines(strip_ansi(text))[:n], (text, n)
+    rows = "".join(f"name=lpar{i},lpar_id={i},state=Running,lpar_env=aixlinux\n" for i in range(5000))
+    prompt, objs, count = hc.head_objects("hscroot@hmc1:~> lssyscfg -r lpar -m p9\n" + rows)
+    assert prompt is not None and count == 6 and objs[0]["name"] == "lpar0" and objs[5]["lpar_id"] == "5"

@@ -69,11 +69,27 @@ def _kinds_for_command(command: str, registry: dict[str, ModuleType]) -> list[st
     # "/usr/sbin/lsattr -El sys0" (a full path, as classic nmon's BBBP lines have it) is "lsattr -El sys0"
     head, sep, rest = command.partition(" ")
     bare = head.rsplit("/", 1)[-1] + sep + rest
-    kinds = [k for k, mod in registry.items() if any(re.search(p, bare) for p in getattr(mod, "COMMANDS", []))]
+    kinds = [k for k, patterns in _command_patterns(registry) if any(p.search(bare) for p in patterns)]
     if len(_KINDS_SEEN) > 10_000:  # bounded: every prompt of a large paste may differ
         _KINDS_SEEN.clear()
     _KINDS_SEEN[command] = (registry, len(registry), tuple(kinds))
     return kinds
+
+
+def _command_patterns(registry: dict[str, ModuleType]) -> list[tuple[str, list[re.Pattern[str]]]]:
+    """Each kind's COMMANDS, compiled once per registry (a prompt naming a host or frame is new on
+    every host: thousands of look-ups in a large estate)."""
+    seen = _PATTERNS_SEEN.get(id(registry))
+    if seen is not None and seen[0] is registry and seen[1] == len(registry):
+        return seen[2]
+    compiled = [(k, [re.compile(p) for p in getattr(mod, "COMMANDS", [])]) for k, mod in registry.items()]
+    if len(_PATTERNS_SEEN) > 64:
+        _PATTERNS_SEEN.clear()
+    _PATTERNS_SEEN[id(registry)] = (registry, len(registry), compiled)
+    return compiled
+
+
+_PATTERNS_SEEN: dict[int, tuple[dict[str, ModuleType], int, list[tuple[str, list[re.Pattern[str]]]]]] = {}
 
 
 class _Starts:
@@ -300,7 +316,9 @@ def _classify(text: str, prompt: Prompt | None, registry: dict[str, ModuleType],
     if prompt is not None:
         candidates = _kinds_for_command(prompt.command, registry)
         if candidates:
-            kind, score = _best(text, registry, candidates, memo)
+            # One candidate is the kind whatever its detect() says (no score is asked of it): an
+            # estate's prompts name one kind each, nearly always.
+            kind = _best(text, registry, candidates, memo)[0] if len(candidates) > 1 else candidates[0]
             why = _unreadable(text, {k: registry[k] for k in candidates})
             return (None, why) if why else ((kind or candidates[0]), "")
         if prompt.program and prompt.program not in _PASS_THROUGH:
