@@ -27,18 +27,31 @@ _names: dict[type, tuple[str, ...]] = {}  # a record class's field names (datacl
 def share(obj: Any, table: dict[str, str]) -> Any:
     """``obj`` with its strings shared through ``table`` (string -> the copy kept): lists and
     dataclass records changed in place, dicts and tuples rebuilt; numbers, arrays and other
-    objects are left as they are."""
+    objects are left as they are. (A string inside a container is shared where it is met, not by
+    a call: records hold millions of them.)"""
     kind = type(obj)
     if kind is str:
         return table.setdefault(obj, obj) if len(obj) <= LONGEST else obj
     if kind is list:
         for i, item in enumerate(obj):
-            if type(item) not in _ATOMS:
+            if type(item) is str:
+                if len(item) <= LONGEST:
+                    obj[i] = table.setdefault(item, item)
+            elif type(item) not in _ATOMS:
                 obj[i] = share(item, table)
         return obj
     if kind is dict:
-        return {share(k, table) if type(k) is str else k: v if type(v) in _ATOMS else share(v, table)
-                for k, v in obj.items()}
+        out = {}
+        for k, v in obj.items():
+            if type(k) is str and len(k) <= LONGEST:
+                k = table.setdefault(k, k)
+            if type(v) is str:
+                if len(v) <= LONGEST:
+                    v = table.setdefault(v, v)
+            elif type(v) not in _ATOMS:
+                v = share(v, table)
+            out[k] = v
+        return out
     if kind is tuple:
         return tuple(item if type(item) in _ATOMS else share(item, table) for item in obj)
     names = _names.get(kind)
@@ -48,7 +61,10 @@ def share(obj: Any, table: dict[str, str]) -> Any:
         names = _names[kind] = tuple(f.name for f in fields(obj))
     for name in names:
         value = getattr(obj, name, None)
-        if type(value) not in _ATOMS:
+        if type(value) is str:
+            if len(value) <= LONGEST:
+                object.__setattr__(obj, name, table.setdefault(value, value))
+        elif type(value) not in _ATOMS:
             object.__setattr__(obj, name, share(value, table))  # frozen records too: they are not shared yet
     return obj
 
