@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--skip-pure", action="store_true", help="do not time the pure path")
     ap.add_argument("--hosts", default="100,500,1000", help="estate sizes (hosts), comma-separated")
-    ap.add_argument("--no-serial", action="store_true", help="do not also time the estates with a serial parse")
+    ap.add_argument("--no-serial", action="store_true", help="do not also time the estates in one process (LPARSCOPE_WORKERS=1)")
     ap.add_argument("--only", choices=["nmon", "estate", "version"], action="append")
     args = ap.parse_args(argv)
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             t1, rss1 = best([LPARSCOPE, "analyze", str(d), "-q", "--json", os.devnull], args.runs,
                             dict(os.environ, LPARSCOPE_WORKERS="1"))
-            line("lparscope analyze (serial parse)", t1, size, rss1, cat, f"  {t1 / hosts * 1000:.1f} ms/host")
+            line("lparscope analyze (one process)", t1, size, rss1, cat, f"  {t1 / hosts * 1000:.1f} ms/host")
         if len(run_s) > 1:
             lo, hi = min(run_s), max(run_s)
             print(f"  per-host time {hi} vs {lo} hosts: {run_s[hi] / hi / (run_s[lo] / lo):.2f} (1.00 = linear)")
