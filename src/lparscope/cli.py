@@ -41,7 +41,7 @@ from .store.cli import register as register_store  # noqa: E402
 
 register_store(app)  # store, serve, fleet
 
-from .whatif_cli import register as register_whatif, whatif_beside  # noqa: E402
+from .whatif_cli import register as register_whatif  # noqa: E402
 
 register_whatif(app)
 
@@ -181,22 +181,19 @@ def analyze(
         except ValueError as exc:
             err.print(f"[red]error:[/] --peak {peak}: {exc}")
             raise typer.Exit(EXIT_USAGE)
-    whatif = None
     try:
         with _progress(err) as step:
             analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
-        whatif = whatif_beside(analysis, charts=html_out is not None)  # replayed while the report is built
         report = build_report(analysis)
         heap.settle()
     except Exception as exc:  # a bug outside any one input: say so, no traceback
-        if whatif is not None:
-            whatif.cancel()
         err.print(f"[red]internal error:[/] {describe(exc)}", highlight=False)
         raise typer.Exit(EXIT_INTERNAL)
     internal = list(analysis.internal)
     whatif_runs: list = []
     try:  # the what-if replay (simulate/): a JSON section and HTML charts of its own
-        section, whatif_runs = whatif.result()
+        from .whatif_cli import analysis_whatif
+        section, whatif_runs = analysis_whatif(analysis)
         if section:
             report["whatif"] = section
     except Exception as exc:

@@ -13,7 +13,6 @@ that could not be written).
 from __future__ import annotations
 
 import json
-from functools import partial
 from pathlib import Path
 from typing import Any, Optional
 
@@ -165,26 +164,6 @@ def analysis_whatif(analysis: Any) -> tuple[dict[str, Any] | None, list[Any]]:
     if ame:
         section["ame"] = ame
     return section, comparisons
-
-
-def whatif_beside(analysis: Any, charts: bool) -> Any:
-    """:func:`analysis_whatif`, started in a forked child on a large estate with cores to spare (it
-    runs while the report is built); ``.result()`` gives it (:func:`lparscope.forked.beside`). Without
-    ``charts`` (no HTML report) a child sends back the JSON section only: its comparisons would come
-    back as copies of the frames' traces."""
-    from .forked import beside
-    from .parse_pool import workers_wanted
-
-    forked = workers_wanted(None) > 1 and len(analysis.estate.hosts) >= WHATIF_BESIDE_HOSTS
-    return beside(partial(analysis_whatif, analysis) if charts or not forked else partial(_section_only, analysis),
-                  start=forked)
-
-
-def _section_only(analysis: Any) -> tuple[dict[str, Any] | None, list[Any]]:
-    return analysis_whatif(analysis)[0], []
-
-
-WHATIF_BESIDE_HOSTS = 64  # fewer hosts: the replay takes less time than starting a process
 
 
 def _version() -> str:
