@@ -33,11 +33,6 @@ def test_parallel_same_as_serial(tmp_path: Path, monkeypatch) -> None:  # type: 
     monkeypatch.setattr(parse_pool, "MIN_FILES", 4)  # a pool even for this small estate
     monkeypatch.setattr(parse_pool, "WINDOW", 2)  # many windows: results come back out of order
     monkeypatch.setattr(parse_pool, "BATCH_FILES", 3)  # many tasks of a few files each
-    from lparscope import pipeline
-    from lparscope.rules import engine
-
-    monkeypatch.setattr(engine, "SPLIT_HOSTS", 1)  # the rules dealt out to forked children
-    monkeypatch.setattr(pipeline, "SPLIT_FINDINGS", 1)  # the evidence lines read in a child beside the plan
     estate = _copies(tmp_path, 3)
     serial = _report(estate, 1)
     parallel = _report(estate, 2)
@@ -123,47 +118,3 @@ def test_windowed_reads_here_what_the_pool_cannot(monkeypatch) -> None:  # type:
     items = [InputFile(str(n), "x", "h") for n in range(5)]
     got = list(parse_pool._windowed(Broken(), iter([items[:2], items[2:4], items[4:]]), 1))
     assert got == [(i, None) for i in items]
-
-
-def test_rules_dealt_out_to_forked_children_find_what_one_process_finds(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from lparscope.pipeline import read_estate
-    from lparscope.inputs import iter_inputs
-    from lparscope.rules import engine
-    from lparscope.rules.config import Config
-    from lparscope.sizing.measured import size_estate
-
-    estate, _ = read_estate(iter_inputs([str(EXAMPLE)]), workers=1)
-    size_estate(estate, None)
-    monkeypatch.setattr(engine, "SPLIT_HOSTS", 1)  # split even this small estate
-    serial, serial_problems = engine.run(estate, Config(), workers=1)
-    assert len(serial) > 20
-    for workers in (2, 3):
-        dealt, problems = engine.run(estate, Config(), workers=workers)
-        assert [f.to_dict() for f in dealt] == [f.to_dict() for f in serial]
-        assert [f.rule for f in dealt] == [f.rule for f in serial] and all(
-            a.rule is b.rule for a, b in zip(dealt, serial))
-        assert problems == serial_problems
-
-
-def test_command_line_reports_with_forked_stages_are_those_of_one_process(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from typer.testing import CliRunner
-
-    from lparscope import pipeline
-    from lparscope.cli import app
-    from lparscope.rules import engine
-
-    monkeypatch.setattr(engine, "SPLIT_HOSTS", 1)  # rules dealt out to a child
-    monkeypatch.setattr(pipeline, "SPLIT_FINDINGS", 1)  # evidence lines read in a child beside the plan
-    monkeypatch.setattr(pipeline, "SPLIT_HOSTS", 1)  # the frames' traces built in a child beside the plan
-    reports, pages = {}, {}
-    for workers in ("1", "2"):
-        monkeypatch.setenv("LPARSCOPE_WORKERS", workers)
-        out, page = tmp_path / f"r{workers}.json", tmp_path / f"r{workers}.html"
-        got = CliRunner().invoke(app, ["analyze", str(EXAMPLE), "-q", "--json", str(out), "--html", str(page)])
-        assert got.exit_code == 0, got.output
-        reports[workers] = json.loads(out.read_text())
-        reports[workers].pop("generated_at")
-        pages[workers] = [ln for ln in page.read_text().splitlines() if not ln.startswith('<p class="meta">Generated ')]
-    assert reports["2"]["whatif"]["frames"] and reports["2"]["findings"]
-    assert reports["1"] == reports["2"]
-    assert pages["1"] == pages["2"]

@@ -5,14 +5,12 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import partial
 from datetime import time
 from typing import Any
 from pathlib import PurePath
 
 from . import heap
-from .forked import beside
-from .parse_pool import Prepared, pack, parse_segment, prepare_input, prepared_inputs, workers_wanted
+from .parse_pool import Prepared, pack, parse_segment, prepare_input, prepared_inputs
 from .pipeline_guard import describe, file_seconds
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
 from .model import build
@@ -277,40 +275,32 @@ def _packed_lines(packed: bytes) -> list[bytes]:
     return zlib.decompress(packed).replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
 
 
-def _excerpts(findings: list[Finding], texts: dict[str, bytes]) -> tuple[dict[tuple[str, int], str], set[str]]:
-    """The line each piece of evidence shows, by (path, line), read from the kept texts (and, for files
-    not kept, from the file); and the paths of files not kept that were read. Changes nothing: it
-    may run in a forked child while the plan is made (:func:`analyze`)."""
+def _with_excerpts(findings: list[Finding], texts: dict[str, bytes]) -> None:
     # Files not kept (nmon recordings): a line is shown as written when the evidence has no excerpt or
     # the line is in the header part (BBBP command outputs); a snapshot keeps its short description.
     blank: dict[str, set[int]] = {}
     shown: dict[str, set[int]] = {}
+    for f in findings:
+        for e in f.evidence:
+            if e.path not in texts and "!" not in e.path:
+                (shown if e.excerpt.strip() else blank).setdefault(e.path, set()).add(e.line)
+    extra = {path: _lines_of(path, blank.get(path, set()), shown.get(path, set())) for path in {*blank, *shown}}
+    for f in findings:
+        if any(e.path in extra for e in f.evidence):
+            f.evidence = [Evidence(e.path, e.line, extra[e.path].get(e.line, e.excerpt).strip()[:200])
+                          if e.path in extra else e for e in f.evidence]
     wanted: dict[str, set[int]] = {}
     for f in findings:
         for e in f.evidence:
             if e.path in texts:
                 wanted.setdefault(e.path, set()).add(e.line)
-            elif "!" not in e.path:
-                (shown if e.excerpt.strip() else blank).setdefault(e.path, set()).add(e.line)
     excerpt: dict[tuple[str, int], str] = {}
-    for path in {*blank, *shown}:
-        for n, text in _lines_of(path, blank.get(path, set()), shown.get(path, set())).items():
-            excerpt[(path, n)] = text
     for path, numbers in wanted.items():  # one file's lines at a time: a large estate is never all split at once
         lines = _packed_lines(texts[path])
         excerpt.update(((path, n), lines[n - 1].decode("utf-8", "surrogatepass").strip()[:200])
                        for n in numbers if 0 < n <= len(lines))
-    return excerpt, {*blank, *shown}
-
-
-def _with_excerpts(findings: list[Finding], texts: dict[str, bytes],
-                   found: tuple[dict[tuple[str, int], str], set[str]] | None = None) -> None:
-    """Each piece of evidence with its line as the file shows it (``found``: :func:`_excerpts`, made beforehand)."""
-    excerpt, reread = found if found is not None else _excerpts(findings, texts)
     for f in findings:
-        f.evidence = [Evidence(e.path, e.line, excerpt.get((e.path, e.line), e.excerpt).strip()[:200])
-                      if e.path in reread else
-                      Evidence(e.path, e.line, excerpt[(e.path, e.line)]) if (e.path, e.line) in excerpt else e
+        f.evidence = [Evidence(e.path, e.line, excerpt[(e.path, e.line)]) if (e.path, e.line) in excerpt else e
                       for e in f.evidence]
 
 
@@ -319,14 +309,12 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
             progress: Callable[[str], None] | None = None, workers: int | None = None) -> Analysis:
     """Read ``paths``, build the estate, size what was measured, run the rules.
 
-    ``workers``: processes that parse text inputs and run the rules (None: ``LPARSCOPE_WORKERS`` or one
-    per core; 1: serial).
+    ``workers``: processes that parse text inputs (None: ``LPARSCOPE_WORKERS`` or one per core; 1: serial).
 
     ``peak`` is a time-of-day window for sizing (detected when None); ``tz`` the time zone
     nmon recordings were taken in (they carry none); ``progress`` is called with each file's name.
     """
     cfg = cfg or Config()
-    cores = workers_wanted(workers)
     with heap.long_lived():
         estate, texts = read_estate(iter_inputs(paths, limits), tz=tz, progress=progress, workers=workers)
         heap.settle()
@@ -336,45 +324,34 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
         except Exception as exc:
             problems.append(f"internal error while sizing from measured use: {describe(exc)}")
         try:
-            findings, rule_problems = run(estate, cfg, cores)  # dealt out to the cores
+            findings, rule_problems = run(estate, cfg)
         except Exception as exc:
             findings, rule_problems = [], [f"internal error while running the rules: {describe(exc)}"]
         problems += rule_problems
         heap.settle()
-        # The evidence lines are read (in a forked child when there are cores to spare) while the
-        # plan is made: the plan never reads them.
-        lines = beside(partial(_excerpts, findings, texts), start=cores > 1 and len(findings) >= SPLIT_FINDINGS)
-        traces: list[Any] = []
-        plan = plan_for(estate, findings, problems, traces, cores)
         try:
-            _with_excerpts(findings, texts, lines.result())
+            _with_excerpts(findings, texts)
         except Exception as exc:
             problems.append(f"internal error while adding excerpts to the evidence: {describe(exc)}")
+        traces: list[Any] = []
+        plan = plan_for(estate, findings, problems, traces)
         return Analysis(estate, findings, problems, plan, traces=traces)
 
 
-SPLIT_FINDINGS = 500  # fewer findings: their evidence lines are read in less time than a fork takes
-SPLIT_HOSTS = 64  # fewer hosts: the frames' traces are built in less time than a fork takes
-
-
-def plan_for(estate: Estate, findings: list[Finding], problems: list[str], traces: list[Any] | None = None,
-             workers: int = 1) -> Any:
+def plan_for(estate: Estate, findings: list[Finding], problems: list[str], traces: list[Any] | None = None) -> Any:
     """The plan stage; a failure there is reported as a problem, never ends the run. ``traces``, when
-    given, receives the frames' measured traces the plan was replayed on (the what-if report reuses them).
-    ``workers`` > 1 on a large estate: the traces are built in a forked child while the plan is made."""
+    given, receives the frames' measured traces the plan was replayed on (the what-if report reuses them)."""
     from .plan import build_plan
-    from .simulate.traces import estate_traces
 
-    measured = beside(partial(estate_traces, estate), start=workers > 1 and len(estate.hosts) >= SPLIT_HOSTS)
     try:
         plan = build_plan(estate, findings)
     except Exception as exc:  # the findings are still worth reporting without a plan
         problems.append(f"internal error while planning the changes: {describe(exc)}")
-        measured.cancel()
         return None
     try:  # prove the plan on the measured traces: a step that starves another partition is a check
         from .simulate.plan_bridge import flag_plan
-        built = measured.result()
+        from .simulate.traces import estate_traces
+        built = estate_traces(estate)
         if traces is not None:
             traces[:] = built
         flag_plan(estate, plan, traces=built)

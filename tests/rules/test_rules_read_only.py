@@ -1,5 +1,5 @@
-"""Rules read the estate and change nothing: the engine deals them out to forked processes
-(rules/engine.py), where a change would be lost, and later stages read the estate as it was read."""
+"""Rules read the estate and change nothing: the stages after them (plan, what-if, reports) read the
+estate as the inputs gave it, and the rules could run in any order, or in other processes."""
 
 from __future__ import annotations
 
@@ -23,6 +23,6 @@ def test_running_the_rules_leaves_the_estate_as_it_was(path: Path) -> None:
     estate, _ = read_estate(iter_inputs([str(path)]), workers=1)
     size_estate(estate, None)
     before = pickle.dumps(estate, protocol=pickle.HIGHEST_PROTOCOL)
-    findings, _ = run(estate, Config(), workers=1)
+    findings, _ = run(estate, Config())
     assert findings
     assert pickle.dumps(estate, protocol=pickle.HIGHEST_PROTOCOL) == before

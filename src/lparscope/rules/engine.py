@@ -18,10 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
-from ..forked import beside
 from ..model.change import Commands, ProposedChange  # Commands: rules import it from here
 from ..model.estate import Estate, Evidence, Host
 from .config import Config
@@ -41,13 +39,6 @@ class Rule:
     rationale: str
     check: Callable[..., Iterable[Finding]]
     scope: str = "host"  # host | estate
-
-    def __reduce_ex__(self, protocol: Any) -> Any:
-        """A registered rule travels by its id (findings a forked child sends back name the rule of
-        this process, not a copy of it)."""
-        if REGISTRY.get(self.id) is self:
-            return _registered, (self.id,)
-        return super().__reduce_ex__(protocol)
 
     @property
     def location(self) -> str:
@@ -102,12 +93,6 @@ class Finding:
 
 
 REGISTRY: dict[str, Rule] = {}
-
-
-def _registered(rule_id: str) -> Rule:
-    """The registered rule of this id (how a pickled rule is read back)."""
-    import_rule_modules()
-    return REGISTRY[rule_id]
 
 
 def rule(*, id: str, title: str, severity: str, category: str, source: str, rationale: str,
@@ -178,38 +163,13 @@ def all_rules() -> dict[str, Rule]:
 _ORDER = {s: i for i, s in enumerate(SEVERITIES)}
 
 
-def run(estate: Estate, cfg: Config, workers: int = 1) -> tuple[list[Finding], list[str]]:
-    """All findings, ordered by severity then host; plus problems met running rules.
-
-    ``workers`` > 1 on an estate of at least :data:`SPLIT_HOSTS` hosts: the rules are dealt out
-    to that many processes (this one and forked children, :mod:`lparscope.forked`); a rule reads
-    the estate and changes nothing, and the findings are put back in rule order, so they are
-    exactly those of one process (tests/test_parallel_parse.py)."""
-    rules = [r for r in all_rules().values() if cfg.enabled(r.id)]
-    parts = max(1, min(workers, len(rules))) if len(estate.hosts) >= SPLIT_HOSTS else 1
-    children = [beside(partial(_run_rules, rules[k::parts], estate, cfg)) for k in range(1, parts)]
-    done = _run_rules(rules[0::parts], estate, cfg)
-    for child in children:
-        done.update(child.result())
+def run(estate: Estate, cfg: Config) -> tuple[list[Finding], list[str]]:
+    """All findings, ordered by severity then host; plus problems met running rules."""
     findings: list[Finding] = []
     problems: list[str] = []
-    for r in rules:
-        found, failed = done[r.id]
-        findings += found
-        problems += failed
-    findings.sort(key=lambda f: (_ORDER[f.level], f.host, f.rule.id, f.subject))
-    return findings, problems
-
-
-SPLIT_HOSTS = 64  # fewer hosts: the rules take less time than starting a process
-
-
-def _run_rules(rules: list[Rule], estate: Estate, cfg: Config) -> dict[str, tuple[list[Finding], list[str]]]:
-    """Each rule's findings and problems, by rule id."""
-    out: dict[str, tuple[list[Finding], list[str]]] = {}
-    for r in rules:
-        findings: list[Finding] = []
-        problems: list[str] = []
+    for r in all_rules().values():
+        if not cfg.enabled(r.id):
+            continue
         targets: list[Any] = [estate] if r.scope == "estate" else list(estate.hosts.values())
         for target in targets:
             try:
@@ -220,5 +180,5 @@ def _run_rules(rules: list[Rule], estate: Estate, cfg: Config) -> dict[str, tupl
             except Exception as exc:  # one broken rule must not stop the report
                 where = "estate" if r.scope == "estate" else target.name
                 problems.append(f"rule {r.id} failed on {where}: {type(exc).__name__}: {exc}")
-        out[r.id] = (findings, problems)
-    return out
+    findings.sort(key=lambda f: (_ORDER[f.level], f.host, f.rule.id, f.subject))
+    return findings, problems
