@@ -14,6 +14,7 @@ parsers' ``detect`` scores, or by the best score alone. File names are never use
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -79,17 +80,26 @@ def _kinds_for_command(command: str, registry: dict[str, ModuleType]) -> list[st
 def _command_patterns(registry: dict[str, ModuleType]) -> list[tuple[str, list[re.Pattern[str]]]]:
     """Each kind's COMMANDS, compiled once per registry (a prompt naming a host or frame is new on
     every host: thousands of look-ups in a large estate)."""
-    seen = _PATTERNS_SEEN.get(id(registry))
-    if seen is not None and seen[0] is registry and seen[1] == len(registry):
-        return seen[2]
-    compiled = [(k, [re.compile(p) for p in getattr(mod, "COMMANDS", [])]) for k, mod in registry.items()]
-    if len(_PATTERNS_SEEN) > 64:
-        _PATTERNS_SEEN.clear()
-    _PATTERNS_SEEN[id(registry)] = (registry, len(registry), compiled)
-    return compiled
+    return _for_registry(_PATTERNS_SEEN, registry, lambda reg: [
+        (k, [re.compile(p) for p in getattr(mod, "COMMANDS", [])]) for k, mod in reg.items()])
 
 
-_PATTERNS_SEEN: dict[int, tuple[dict[str, ModuleType], int, list[tuple[str, list[re.Pattern[str]]]]]] = {}
+# id(registry) -> (the registry, its size, what was made of it): made again when a registry changes
+_PATTERNS_SEEN: dict[int, tuple[dict[str, ModuleType], int, Any]] = {}
+_STARTS_SEEN: dict[int, tuple[dict[str, ModuleType], int, Any]] = {}
+
+
+def _for_registry(seen: dict[int, tuple[dict[str, ModuleType], int, Any]], registry: dict[str, ModuleType],
+                  make: Callable[[dict[str, ModuleType]], Any]) -> Any:
+    """``make(registry)``, remembered in ``seen`` while the registry is the same object of the same size."""
+    got = seen.get(id(registry))
+    if got is not None and got[0] is registry and got[1] == len(registry):
+        return got[2]
+    value = make(registry)
+    if len(seen) > 64:
+        seen.clear()
+    seen[id(registry)] = (registry, len(registry), value)
+    return value
 
 
 class _Starts:
@@ -123,17 +133,7 @@ class _Starts:
 
 
 def _starts(registry: dict[str, ModuleType]) -> _Starts:
-    seen = _STARTS_SEEN.get(id(registry))
-    if seen is not None and seen[0] is registry and seen[1] == len(registry):
-        return seen[2]
-    starts = _Starts(registry)
-    if len(_STARTS_SEEN) > 64:
-        _STARTS_SEEN.clear()
-    _STARTS_SEEN[id(registry)] = (registry, len(registry), starts)
-    return starts
-
-
-_STARTS_SEEN: dict[int, tuple[dict[str, ModuleType], int, _Starts]] = {}
+    return _for_registry(_STARTS_SEEN, registry, _Starts)  # type: ignore[no-any-return]
 
 
 def _best(text: str, registry: dict[str, ModuleType], among: list[str] | None = None,
