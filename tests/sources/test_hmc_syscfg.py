@@ -127,14 +127,17 @@ def test_head_objects_reads_the_head_of_a_long_output_as_of_the_whole_text():
     import random
 
     from lparscope.sources import _hmc_csv as hc
-    from lparscope.sources.base import split_lines, strip_ansi
+    from lparscope.sources.base import head_text, leading_prompt, output_head, split_lines, strip_ansi
 
     rng = random.Random(1)
     for _ in range(5000):
-        text = "".join(rng.choice(["a", "\n", "\r", "\r\n", "\x1b[1m", "x=1,", "\x1b]0;t\x07", " "])
+        text = "".join(rng.choice(["a", "\n", "\r", "\r\n", "\x1b[1m", "x=1,", "\x1b]0;t\x07", " ", "# ls"])
                        for _ in range(rng.randint(0, 60)))
         n = rng.randint(1, 6)
-        assert split_lines(strip_ansi(hc._head(text, n)))[:n] == split_lines(strip_ansi(text))[:n], (text, n)
+        assert split_lines(strip_ansi(head_text(text, n)))[:n] == split_lines(strip_ansi(text))[:n], (text, n)
+        whole = [ln for ln in split_lines(strip_ansi(text))[:n] if ln.strip()]  # output_head as it read before
+        prompt, start = leading_prompt(whole)
+        assert output_head(text, n) == (prompt, whole[start:]), (text, n)
     rows = "".join(f"name=lpar{i},lpar_id={i},state=Running,lpar_env=aixlinux\n" for i in range(5000))
     prompt, objs, count = hc.head_objects("hscroot@hmc1:~> lssyscfg -r lpar -m p9\n" + rows)
     assert prompt is not None and count == 6 and objs[0]["name"] == "lpar0" and objs[5]["lpar_id"] == "5"

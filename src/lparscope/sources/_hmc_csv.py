@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from ._hmc_command import HmcCommand, infer_resource, parse_command, resource_name
 from ._hmc_values import HmcMessage, HmcObject
-from .base import Parsed, Prompt, command_matches, leading_prompt, preamble, split_lines, strip_ansi
+from .base import Parsed, Prompt, command_matches, head_text, leading_prompt, preamble, split_lines, strip_ansi
 
 _KEY_RE = re.compile(r"^[A-Za-z_][\w.]*$")
 
@@ -250,7 +250,7 @@ def head_objects(text: str, limit: int = 6) -> tuple[Prompt | None, list[dict[st
     global _HEAD_LAST
     last = _HEAD_LAST
     if last[0] is not text or last[1] != limit:
-        lines = split_lines(strip_ansi(_head(text, 200)))[:200]
+        lines = split_lines(strip_ansi(head_text(text, 200)))[:200]
         prompt, start = leading_prompt(lines)
         recs = logical_records(lines, start)[:limit]
         objs = [a for a in (parse_attrs(r) for _, r in recs) if a]
@@ -260,17 +260,6 @@ def head_objects(text: str, limit: int = 6) -> tuple[Prompt | None, list[dict[st
 
 
 _HEAD_LAST: tuple[str | None, int, Prompt | None, list[dict[str, str]], int] = (None, 0, None, [], 0)
-
-
-def _head(text: str, lines: int) -> str:
-    """The start of ``text`` holding at least its first ``lines`` lines (a long output is not split
-    whole to read its head; text with CR-only line ends is kept whole)."""
-    end = -1
-    for _ in range(lines):
-        end = text.find("\n", end + 1)
-        if end < 0:
-            return text
-    return text[:end]
 
 
 OUR_PROGRAMS = frozenset({"lssyscfg", "lshwres", "lslparutil", "lshmc"})

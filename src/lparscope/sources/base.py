@@ -323,9 +323,21 @@ def preamble(text: str) -> Preamble:
     return Preamble(lines, prompt, body)
 
 
+def head_text(text: str, lines: int) -> str:
+    """The start of ``text`` holding at least its first ``lines`` lines, for a detect() that reads only
+    those (a long output is not split whole; text with CR-only line ends is kept whole):
+    ``split_lines(head_text(t, n))[:n] == split_lines(t)[:n]``."""
+    end = -1
+    for _ in range(lines):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text
+    return text[:end]
+
+
 def output_head(text: str, limit: int = 80) -> tuple[Prompt | None, list[str]]:
     """For detect(): the leading prompt and the non-blank output lines after it, within ``limit`` lines."""
-    lines = [ln for ln in split_lines(strip_ansi(text))[:limit] if ln.strip()]
+    lines = [ln for ln in split_lines(strip_ansi(head_text(text, limit)))[:limit] if ln.strip()]
     prompt, start = leading_prompt(lines)
     return prompt, lines[start:]
 
