@@ -193,7 +193,7 @@ def analyze(
     whatif_runs: list = []
     try:  # the what-if replay (simulate/): a JSON section and HTML charts of its own
         from .whatif_cli import analysis_whatif
-        section, whatif_runs = analysis_whatif(analysis)
+        section, whatif_runs = analysis_whatif(analysis, charts=html_out is not None)
         if section:
             report["whatif"] = section
     except Exception as exc:

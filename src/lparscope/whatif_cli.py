@@ -148,9 +148,10 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
     return EXIT_OK if ok else EXIT_USAGE
 
 
-def analysis_whatif(analysis: Any) -> tuple[dict[str, Any] | None, list[Any]]:
-    """The ``whatif`` section of an analysis report and its comparisons (for charts): today's
-    settings against the plan (or the measured sizing) on every frame with traces; None when none."""
+def analysis_whatif(analysis: Any, charts: bool = True) -> tuple[dict[str, Any] | None, list[Any]]:
+    """The ``whatif`` section of an analysis report and its comparisons (for charts; none when not
+    ``charts``: a thousand hosts' replays hold 12 MB): today's settings against the plan (or the
+    measured sizing) on every frame with traces; None when none."""
     from .simulate.ame import estate_ame
     from .simulate.scenario import replay_estate
     from .simulate.traces import estate_traces
@@ -159,7 +160,7 @@ def analysis_whatif(analysis: Any) -> tuple[dict[str, Any] | None, list[Any]]:
     ame = estate_ame(analysis.estate)
     if not traces and not ame:
         return None, []
-    frames, comparisons, origin = replay_estate(getattr(analysis, "plan", None), traces, [], "auto")
+    frames, comparisons, origin = replay_estate(getattr(analysis, "plan", None), traces, [], "auto", keep=charts)
     section: dict[str, Any] = {"changes_from": origin, "censored_extra": 0.10, "frames": frames}
     if ame:
         section["ame"] = ame

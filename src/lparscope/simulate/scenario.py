@@ -43,8 +43,9 @@ def verdict(f: dict[str, Any], short: int) -> str:
 
 def replay_estate(plan: Any, traces: list[FrameTrace], wanted: list[ch.Change], source: str = "auto",
                   censored_extra: float = CENSORED_EXTRA, note: Callable[[str], None] | None = None,
-                  ) -> tuple[list[dict[str, Any]], list[Comparison], str]:
-    """Per frame: the summary dict, the comparison (arrays for charts), and where the changes came from.
+                  keep: bool = True) -> tuple[list[dict[str, Any]], list[Comparison], str]:
+    """Per frame: the summary dict, the comparison (arrays for charts; none kept when not ``keep``),
+    and where the changes came from.
 
     ``source``: "auto" (the plan when it changes processors on the frame, else the sizing),
     "plan" or "sizing"; ignored when ``wanted`` holds the user's changes."""
@@ -71,7 +72,8 @@ def replay_estate(plan: Any, traces: list[FrameTrace], wanted: list[ch.Change], 
         s["verdict"] = verdict(s, short)
         s["plan_steps"] = step_effects(tr, staged, censored_extra) if staged else []
         s["trace"] = describe(tr)
-        comparisons.append(c)
+        if keep:
+            comparisons.append(c)
         frames.append(s)
         if origin not in origins:
             origins.append(origin)
