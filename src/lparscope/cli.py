@@ -184,7 +184,7 @@ def analyze(
     try:
         with _progress(err) as step:
             analysis = run_analysis(paths, cfg, peak=peak_window, tz=tz, progress=step)
-        report = build_report(analysis)
+        report = build_report(analysis, views=True)  # long lists made when read (dict_views.py)
         heap.settle()
     except Exception as exc:  # a bug outside any one input: say so, no traceback
         err.print(f"[red]internal error:[/] {describe(exc)}", highlight=False)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dict_views import DictViews
 from ..model.change import SAFE_NAME, ProposedChange
 from .merge import Conflict, Reason, _num_or_str
 
@@ -62,17 +64,24 @@ class PlannedChange:
         return "hmc" if self.change.on_hmc else self.host
 
     def to_dict(self) -> dict[str, Any]:
-        c = self.change
-        return {
-            "id": self.id, "kind": c.kind, "host": c.host, "object": c.object, "attribute": c.attribute,
-            "current": _num_or_str(c.current), "target": _num_or_str(c.target), "method": c.method,
-            "disruption": self.disruption, "maintenance_window": self.window, "basis": c.basis,
-            "frame": self.frame, "partition": self.lpar, "profile": self.profile,
-            "profile_value": _num_or_str(self.profile_value), "status": self.status, "blocked": self.blocked,
-            "unverified": self.unverified, "needs": list(self.needs), "prerequisites": list(c.prerequisites),
-            "notes": list(self.notes) + ([c.note] if c.note else []), "vios": c.vios, "failover": c.failover,
-            "step": self.step, "reasons": [r.to_dict() for r in self.reasons],
-        }
+        return {key: get(self) for key, get in PLANNED_FIELDS.items()}
+
+
+# A planned change as the reports show it, key by key (to_dict makes them all; dict_views one at a time).
+PLANNED_FIELDS: dict[str, Callable[[PlannedChange], Any]] = {
+    "id": lambda p: p.id, "kind": lambda p: p.change.kind, "host": lambda p: p.change.host,
+    "object": lambda p: p.change.object, "attribute": lambda p: p.change.attribute,
+    "current": lambda p: _num_or_str(p.change.current), "target": lambda p: _num_or_str(p.change.target),
+    "method": lambda p: p.change.method, "disruption": lambda p: p.disruption,
+    "maintenance_window": lambda p: p.window, "basis": lambda p: p.change.basis, "frame": lambda p: p.frame,
+    "partition": lambda p: p.lpar, "profile": lambda p: p.profile,
+    "profile_value": lambda p: _num_or_str(p.profile_value), "status": lambda p: p.status,
+    "blocked": lambda p: p.blocked, "unverified": lambda p: p.unverified, "needs": lambda p: list(p.needs),
+    "prerequisites": lambda p: list(p.change.prerequisites),
+    "notes": lambda p: list(p.notes) + ([p.change.note] if p.change.note else []),
+    "vios": lambda p: p.change.vios, "failover": lambda p: p.change.failover, "step": lambda p: p.step,
+    "reasons": lambda p: [r.to_dict() for r in p.reasons],
+}
 
 
 @dataclass
@@ -162,9 +171,10 @@ class Plan:
                 "infeasible": sum(1 for c in self.changes if c.status == "infeasible"),
                 "conflicts": len(self.conflicts), "by_method": dict(sorted(by_method.items()))}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, views: bool = False) -> dict[str, Any]:
+        """The plan as the reports show it; ``views``: its changes as dicts made when read (dict_views.py)."""
         return {"summary": self.summary(), "counts": self.counts(),
-                "changes": [c.to_dict() for c in self.changes],
+                "changes": DictViews(self.changes, PLANNED_FIELDS) if views else [c.to_dict() for c in self.changes],
                 "steps": [s.to_dict() for s in self.steps],
                 "conflicts": [c.to_dict() for c in self.conflicts],
                 "checks": list(self.checks), "needs": self.needs(), "frames": list(self.frames),

@@ -8,7 +8,7 @@ report is ever marked safe.
 from __future__ import annotations
 
 import re
-
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -78,7 +78,7 @@ def _columns(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
-    return [item for item in value or [] if isinstance(item, dict)]
+    return [item for item in value or [] if isinstance(item, Mapping)]  # a finding is a view (dict_views.py)
 
 
 def _severity_rank(finding: dict[str, Any]) -> int:

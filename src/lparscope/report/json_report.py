@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import __version__
+from ..dict_views import DictView, DictViews, plain
 from ..model.estate import Device, Host
 from ..pipeline import Analysis
+from ..rules.engine import FINDING_FIELDS
 from .citations import cite_dicts
 from .frame import frame_section
 
@@ -61,38 +63,52 @@ def _inventory(host: Host) -> dict[str, list[dict[str, str]]]:
     }
 
 
-def build_report(analysis: Analysis, now: datetime | None = None) -> dict[str, Any]:
-    """The report as a JSON-ready dict."""
+# The long lists of the report are views (dict_views.py): each item's dict is made when read.
+_INPUT_FIELDS: dict[str, Callable[[Any], Any]] = {
+    "path": lambda i: i.path, "line": lambda i: i.line, "kind": lambda i: i.kind, "host": lambda i: i.host,
+    "status": lambda i: i.status, "reason": lambda i: i.reason,
+    "warnings": lambda i: [{"line": ln, "message": m} for ln, m in i.warnings],
+}
+# a host's entry is made from (host, its finding counts by severity)
+_HOST_FIELDS: dict[str, Callable[[tuple[Host, dict[str, int]]], Any]] = {
+    "name": lambda e: e[0].name, "role": lambda e: e[0].role, "summary": lambda e: _summary(e[0]),
+    "inventory": lambda e: _inventory(e[0]), "counts": lambda e: dict(e[1]),
+}
+_SIZED_HOST_FIELDS = {**_HOST_FIELDS, "sizing": lambda e: e[0].sizing.to_dict()}
+
+
+def build_report(analysis: Analysis, now: datetime | None = None, views: bool = False) -> dict[str, Any]:
+    """The report as a JSON-ready dict. ``views``: its findings, inputs, hosts and planned changes are
+    read-only views (dict_views.py) that make each item's dict when it is read, not kept (the command
+    line's reports; ``json.dumps`` then needs ``default=dict_views.plain``)."""
     estate = analysis.estate
-    findings = [f.to_dict() for f in analysis.findings]
-    by_sev = {s: sum(1 for f in findings if f["severity"] == s) for s in ("critical", "warning", "info")}
+    by_sev = {s: sum(1 for f in analysis.findings if f.level == s) for s in ("critical", "warning", "info")}
     files = {s: sum(1 for i in estate.inputs if i.status == s) for s in ("parsed", "partly", "unrecognised")}
     per_host: dict[str, dict[str, int]] = {}  # one pass over the findings, not one per host
-    for f in findings:
-        c = per_host.setdefault(f["host"], {"critical": 0, "warning": 0, "info": 0})
-        if f["severity"] in c:
-            c[f["severity"]] += 1
-    hosts = []
-    for host in sorted(estate.hosts.values(), key=lambda h: (h.role != "vios", h.name)):
-        counts = dict(per_host.get(host.name) or {"critical": 0, "warning": 0, "info": 0})
-        entry = {"name": host.name, "role": host.role, "summary": _summary(host),
-                 "inventory": _inventory(host), "counts": counts}
-        if host.sizing is not None:
-            entry["sizing"] = host.sizing.to_dict()
-        hosts.append(entry)
+    for f in analysis.findings:
+        c = per_host.setdefault(f.host, {"critical": 0, "warning": 0, "info": 0})
+        if f.level in c:
+            c[f.level] += 1
+    hosts: list[Any] = [DictView((host, dict(per_host.get(host.name) or {"critical": 0, "warning": 0, "info": 0})),
+                                 _HOST_FIELDS if host.sizing is None else _SIZED_HOST_FIELDS)
+                        for host in sorted(estate.hosts.values(), key=lambda h: (h.role != "vios", h.name))]
+    findings: Any = DictViews(analysis.findings, FINDING_FIELDS)  # each finding's dict made when read
+    inputs: Any = DictViews(estate.inputs, _INPUT_FIELDS)
+    plan = getattr(analysis, "plan", None)
+    if not views:
+        hosts = [h.to_dict() for h in hosts]
+        findings, inputs = [f.to_dict() for f in findings], [i.to_dict() for i in inputs]
     return {
         "schema": SCHEMA,
         "lparscope_version": __version__,
         "generated_at": (now or datetime.now(timezone.utc)).isoformat(timespec="seconds"),
         "summary": {"hosts": len(hosts), "findings": by_sev, "files": files},
-        "inputs": [{"path": i.path, "line": i.line, "kind": i.kind, "host": i.host, "status": i.status,
-                    "reason": i.reason, "warnings": [{"line": ln, "message": m} for ln, m in i.warnings]}
-                   for i in estate.inputs],
+        "inputs": inputs,
         "hosts": hosts,
         "findings": findings,
         "frames": frame_section(estate),
         "joins": [n.to_dict() for n in getattr(estate, "joins", None) or []],
-        "plan": analysis.plan.to_dict() if getattr(analysis, "plan", None) is not None else None,
+        "plan": plan.to_dict(views=views) if plan is not None else None,
         "rules": _rules_used(analysis),
         "problems": list(analysis.problems),
     }
@@ -132,7 +148,8 @@ def write_json(report: dict[str, Any], path: Path) -> None:
 WRITE_CHARS = 256 * 1024  # text gathered before each write (one write per piece costs a call each)
 
 
-_compact = json.JSONEncoder(ensure_ascii=False).encode  # json's C encoder (it has none for indented text)
+# json's C encoder (it has none for indented text); views anywhere (an empty list of them too) as plain data
+_compact = json.JSONEncoder(ensure_ascii=False, default=plain).encode
 
 
 def _pieces(value: Any, level: int = 0, item: bool = False) -> Iterator[str]:
@@ -140,14 +157,16 @@ def _pieces(value: Any, level: int = 0, item: bool = False) -> Iterator[str]:
     out (two spaces a level), and each list item (a finding, an input, a plan step ...) is written
     on one line, so that ``grep aix1`` shows whole findings. Four times faster than ``indent=2``
     (json has a C encoder for compact text only)."""
-    if value and not item and isinstance(value, (list, dict)):
-        pad, sep = "\n" + "  " * (level + 1), "[" if isinstance(value, list) else "{"
-        pairs = ((None, v) for v in value) if isinstance(value, list) else value.items()
+    if isinstance(value, DictView):
+        value = value.to_dict()
+    if value and not item and isinstance(value, (list, dict, DictViews)):
+        pad, sep = "\n" + "  " * (level + 1), "{" if isinstance(value, dict) else "["
+        pairs = value.items() if isinstance(value, dict) else ((None, v) for v in value)
         for key, v in pairs:
             yield sep + pad + ("" if key is None else _compact(_key(key)) + ": ")
             yield from _pieces(v, level + 1, key is None)
             sep = ","
-        yield "\n" + "  " * level + ("]" if isinstance(value, list) else "}")
+        yield "\n" + "  " * level + ("}" if isinstance(value, dict) else "]")
     else:
         yield _compact(value)
 

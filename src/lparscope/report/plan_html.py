@@ -4,6 +4,7 @@ conflicts and the names the inputs did not give. Values are left as data; the te
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -17,7 +18,7 @@ def plan_context(report: dict[str, Any]) -> dict[str, Any]:
     plan = report.get("plan")
     if not isinstance(plan, dict):
         return {"plan": None}
-    changes = [c for c in plan.get("changes", []) if isinstance(c, dict)]
+    changes = [c for c in plan.get("changes", []) if isinstance(c, Mapping)]  # views (dict_views.py)
     by_target: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for c in changes:
         if c.get("kind") in ("partition", "profile"):

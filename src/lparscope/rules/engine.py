@@ -71,25 +71,30 @@ class Finding:
         return self.severity or self.rule.severity
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "rule_id": self.rule.id,
-            "title": self.rule.title,
-            "severity": self.level,
-            "category": self.rule.category,
-            "host": self.host,
-            "subject": self.subject,
-            "message": self.message,
-            "rationale": self.rule.rationale,
-            "source": self.rule.source,
-            "evidence": [{"path": e.path, "line": e.line, "excerpt": e.excerpt} for e in self.evidence],
-            "fix": self.fix.to_dict(),
-            "rollback": self.rollback.to_dict(),
-            "disruption": list(self.disruption),
-            "values": {k: str(v) for k, v in self.values.items()},
-            "changes": [c.to_dict() for c in self.changes],
-            "plan": [dict(r) for r in self.plan_refs],
-            "facts": [{"object": o, "quantity": q, "value": v} for (o, q), v in self.facts.items()],
-        }
+        return {key: get(self) for key, get in FINDING_FIELDS.items()}
+
+
+# A finding as the reports show it (docs/report-schema.md), key by key: Finding.to_dict makes them all,
+# the report (dict_views.py) one key at a time when read.
+FINDING_FIELDS: dict[str, Callable[[Finding], Any]] = {
+    "rule_id": lambda f: f.rule.id,
+    "title": lambda f: f.rule.title,
+    "severity": lambda f: f.level,
+    "category": lambda f: f.rule.category,
+    "host": lambda f: f.host,
+    "subject": lambda f: f.subject,
+    "message": lambda f: f.message,
+    "rationale": lambda f: f.rule.rationale,
+    "source": lambda f: f.rule.source,
+    "evidence": lambda f: [{"path": e.path, "line": e.line, "excerpt": e.excerpt} for e in f.evidence],
+    "fix": lambda f: f.fix.to_dict(),
+    "rollback": lambda f: f.rollback.to_dict(),
+    "disruption": lambda f: list(f.disruption),
+    "values": lambda f: {k: str(v) for k, v in f.values.items()},
+    "changes": lambda f: [c.to_dict() for c in f.changes],
+    "plan": lambda f: [dict(r) for r in f.plan_refs],
+    "facts": lambda f: [{"object": o, "quantity": q, "value": v} for (o, q), v in f.facts.items()],
+}
 
 
 REGISTRY: dict[str, Rule] = {}

@@ -120,6 +120,7 @@ def ingest(paths: list[str], store: Path, collected_at: datetime | None = None,
     """Analyse ``paths`` and add the collection to ``store`` (nothing when it is already there)."""
     from .. import __version__
     from ..pipeline import analyze
+    from ..dict_views import plain
     from ..report.json_report import SCHEMA, build_report
 
     hashes = content_hashes(paths)
@@ -157,7 +158,7 @@ def ingest(paths: list[str], store: Path, collected_at: datetime | None = None,
             tables = {
                 "collections": [(cid, now, when, json.dumps(paths), __version__, report.get("schema", SCHEMA))],
                 "inputs": [(cid, p, h, n) for p, h, n in hashes],
-                "report_sections": [(cid, k, json.dumps(v, ensure_ascii=False, default=str))
+                "report_sections": [(cid, k, json.dumps(v, ensure_ascii=False, default=plain))
                                     for k, v in report.items()],
                 "hosts": [(cid, h["name"], h["role"], *frames.get(h["name"], (None, None)))
                           for h in report["hosts"]],
