@@ -22,23 +22,31 @@ Fields = Mapping[str, Callable[[Any], Any]]  # key -> getter, in the dict's key 
 class DictView(Mapping[str, Any]):
     """One object as its report dict, each value made when read."""
 
-    __slots__ = ("obj", "fields")
+    # private names: a template's ``view.name`` reads the key when no attribute has that name
+    __slots__ = ("_obj", "_fields")
 
     def __init__(self, obj: Any, fields: Fields) -> None:
-        self.obj = obj
-        self.fields = fields
+        self._obj = obj
+        self._fields = fields
 
     def __getitem__(self, key: str) -> Any:
-        return self.fields[key](self.obj)
+        return self._fields[key](self._obj)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.fields)
+        return iter(self._fields)
 
     def __len__(self) -> int:
-        return len(self.fields)
+        return len(self._fields)
+
+    def get(self, key: str, default: Any = None) -> Any:  # Mapping's, without raising KeyError
+        get = self._fields.get(key)
+        return default if get is None else get(self._obj)
+
+    def __contains__(self, key: object) -> bool:  # Mapping's would make the value
+        return key in self._fields
 
     def to_dict(self) -> dict[str, Any]:
-        return {key: get(self.obj) for key, get in self.fields.items()}
+        return {key: get(self._obj) for key, get in self._fields.items()}
 
     def __repr__(self) -> str:
         return f"DictView({self.to_dict()!r})"
@@ -47,11 +55,11 @@ class DictView(Mapping[str, Any]):
 class DictViews(Sequence[DictView]):
     """Objects as a list of report dicts (see the module's docstring)."""
 
-    __slots__ = ("objs", "fields")
+    __slots__ = ("_objs", "_fields")
 
     def __init__(self, objs: Sequence[Any], fields: Fields) -> None:
-        self.objs = objs
-        self.fields = fields
+        self._objs = objs
+        self._fields = fields
 
     @overload
     def __getitem__(self, index: int) -> DictView: ...
@@ -61,15 +69,15 @@ class DictViews(Sequence[DictView]):
 
     def __getitem__(self, index: int | slice) -> DictView | list[DictView]:
         if isinstance(index, slice):
-            return [DictView(o, self.fields) for o in self.objs[index]]
-        return DictView(self.objs[index], self.fields)
+            return [DictView(o, self._fields) for o in self._objs[index]]
+        return DictView(self._objs[index], self._fields)
 
     def __iter__(self) -> Iterator[DictView]:
-        fields = self.fields
-        return (DictView(o, fields) for o in self.objs)
+        fields = self._fields
+        return (DictView(o, fields) for o in self._objs)
 
     def __len__(self) -> int:
-        return len(self.objs)
+        return len(self._objs)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (list, tuple, DictViews)):

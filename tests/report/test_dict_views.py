@@ -60,8 +60,8 @@ def test_json_text_is_the_eager_reports(analysis) -> None:  # type: ignore[no-un
 def test_host_and_input_entries(analysis) -> None:  # type: ignore[no-untyped-def]
     report = build_report(analysis, views=True)
     sized = [h for h in report["hosts"] if "sizing" in h]
-    assert sized and all(h.fields is _SIZED_HOST_FIELDS for h in sized)
-    assert all(h.fields is _HOST_FIELDS for h in report["hosts"] if "sizing" not in h)
+    assert sized and all(set(h) == set(_SIZED_HOST_FIELDS) for h in sized)
+    assert all(set(h) == set(_HOST_FIELDS) for h in report["hosts"] if "sizing" not in h)
     assert {h["name"] for h in report["hosts"]} == set(analysis.estate.hosts)
     first = analysis.estate.inputs[0]
     assert report["inputs"][0] == {k: get(first) for k, get in _INPUT_FIELDS.items()}
@@ -80,3 +80,20 @@ def test_plain_default() -> None:
 def test_empty_views_write_as_empty_lists(analysis) -> None:  # type: ignore[no-untyped-def]
     report = dict(build_report(analysis, views=True), findings=DictViews([], {}), inputs=DictViews([], {}))
     assert json.loads(dumps(report))["findings"] == [] and '"inputs": []' in dumps(report)
+
+
+def test_frames_as_views_are_the_frame_section(analysis) -> None:  # type: ignore[no-untyped-def]
+    from lparscope.report.frame import frame_section, frame_views
+
+    views = frame_views(analysis.estate)
+    assert len(views) > 0 and views == frame_section(analysis.estate)
+    assert build_report(analysis, views=True)["frames"] == build_report(analysis)["frames"]
+
+
+def test_a_template_reads_keys_through_a_view(analysis) -> None:  # type: ignore[no-untyped-def]
+    from jinja2 import Environment
+
+    report = build_report(analysis, views=True)
+    tpl = Environment().from_string("{% for f in findings %}{{ f.rule_id }} {{ f.host }};{% endfor %}")
+    assert tpl.render(findings=report["findings"]) == "".join(
+        f"{f.rule.id} {f.host};" for f in analysis.findings)

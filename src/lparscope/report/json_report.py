@@ -14,7 +14,7 @@ from ..model.estate import Device, Host
 from ..pipeline import Analysis
 from ..rules.engine import FINDING_FIELDS
 from .citations import cite_dicts
-from .frame import frame_section
+from .frame import frame_section, frame_views
 
 SCHEMA = "lparscope.report/1"
 
@@ -78,7 +78,7 @@ _SIZED_HOST_FIELDS = {**_HOST_FIELDS, "sizing": lambda e: e[0].sizing.to_dict()}
 
 
 def build_report(analysis: Analysis, now: datetime | None = None, views: bool = False) -> dict[str, Any]:
-    """The report as a JSON-ready dict. ``views``: its findings, inputs, hosts and planned changes are
+    """The report as a JSON-ready dict. ``views``: its findings, inputs, hosts, frames and planned changes are
     read-only views (dict_views.py) that make each item's dict when it is read, not kept (the command
     line's reports; ``json.dumps`` then needs ``default=dict_views.plain``)."""
     estate = analysis.estate
@@ -106,7 +106,7 @@ def build_report(analysis: Analysis, now: datetime | None = None, views: bool = 
         "inputs": inputs,
         "hosts": hosts,
         "findings": findings,
-        "frames": frame_section(estate),
+        "frames": frame_views(estate) if views else frame_section(estate),
         "joins": [n.to_dict() for n in getattr(estate, "joins", None) or []],
         "plan": plan.to_dict(views=views) if plan is not None else None,
         "rules": _rules_used(analysis),

@@ -195,14 +195,14 @@ def _sizing_gap(z: dict[str, Any]) -> float:
 
 
 def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False, quiet: bool = False) -> None:
-    sized = [h for h in report.get("hosts") or [] if h.get("sizing")]
+    # (host name, sizing), each sizing read once: a report's host may be a view that makes it when read
+    sized = [(h.get("name"), z) for h in report.get("hosts") or [] if (z := h.get("sizing"))]
     if not sized:
         return
     out.head("Sizing from measured use")
     if quiet:  # one line: how many, and the host furthest from its sizing
-        z = max(sized, key=lambda h: _sizing_gap(h["sizing"]))
-        s = z["sizing"]
-        out.add(f"  {len(sized)} host(s) sized; furthest from its settings: {z['name']} EC {s.get('current_ec')} -> "
+        name, s = max(sized, key=lambda hz: _sizing_gap(hz[1]))
+        out.add(f"  {len(sized)} host(s) sized; furthest from its settings: {name} EC {s.get('current_ec')} -> "
                 f"{s.get('recommended_ec')}, {s.get('current_vp')} -> {s.get('recommended_vp')} VP "
                 f"(every host: without -q, the HTML or the XLSX Sizing sheet)")
         return
@@ -210,14 +210,13 @@ def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False, quiet: 
     more = ""
     if len(sized) > limit and not show_all:
         more = f"  ... {len(sized) - limit} more host(s) sized (every one: --show all, the HTML or the XLSX Sizing sheet)"
-        order = sorted(range(len(sized)), key=lambda i: -_sizing_gap(sized[i]["sizing"]))[:limit]
+        order = sorted(range(len(sized)), key=lambda i: -_sizing_gap(sized[i][1]))[:limit]
         sized = [sized[i] for i in sorted(order)]  # the hosts furthest from their sizing, in report order
     f2 = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
-    for h in sized:
-        z = h["sizing"]
+    for name, z in sized:
         pk = z.get("peak") or {}
         window = "-".join(z["peak_window"]) if z.get("peak_window") else "whole recording"
-        out.add(f"  {h['name']}: peak {window} ({z.get('peak_source')}), physc mean {f2(pk.get('mean'))} "
+        out.add(f"  {name}: peak {window} ({z.get('peak_source')}), physc mean {f2(pk.get('mean'))} "
                 f"P95 {f2(pk.get('p95'))} max {f2(pk.get('max'))} -> EC {f2(z.get('recommended_ec'))}, "
                 f"{z.get('recommended_vp')} VP{' uncapped' if z.get('recommended_uncapped') else ''} "
                 f"(now EC {z.get('current_ec')}, {z.get('current_vp')} VP)")
