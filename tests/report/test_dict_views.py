@@ -87,6 +87,20 @@ def test_frames_as_views_are_the_frame_section(analysis) -> None:  # type: ignor
 
     views = frame_views(analysis.estate)
     assert len(views) > 0 and views == frame_section(analysis.estate)
+
+
+def test_vios_sizing_worked_out_once_per_frame(analysis, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from lparscope.report import frame
+
+    calls = []
+    real = frame._sizing
+    monkeypatch.setattr(frame, "_sizing", lambda estate, fr: calls.append(fr.name) or real(estate, fr))
+    section = frame.frame_section(analysis.estate)  # vios_sizing and failover: two keys, one computation
+    assert section and sorted(calls) == sorted(f["name"] for f in section)
+    calls.clear()
+    view = frame.frame_views(analysis.estate)[0]
+    assert (view["vios_sizing"], view["failover"]) == (section[0]["vios_sizing"], section[0]["failover"])
+    assert calls == [section[0]["name"]]  # the two keys of one view: one computation too
     assert build_report(analysis, views=True)["frames"] == build_report(analysis)["frames"]
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -182,40 +183,54 @@ def _frame_summary(fr: Frame) -> dict[str, Any]:
             "joined_hosts": sorted(p.host for p in fr.partitions.values() if p.host)}
 
 
-# A frame's entry, key by key, from (estate, frame): frame_section makes them all, frame_views one at a
-# time when read (dict_views.py). The VIOS sizing and its failover checks come from one computation,
-# made again when the second of the two is read.
-_FRAME_FIELDS: dict[str, Callable[[tuple[Estate, Frame]], Any]] = {
-    "name": lambda e: e[1].name, "model": lambda e: e[1].model, "serial": lambda e: e[1].serial,
-    "state": lambda e: e[1].state, "hmc": lambda e: e[1].hmc, "named": lambda e: e[1].named,
-    "summary": lambda e: _frame_summary(e[1]),
-    "partitions": lambda e: [_partition_row(p) for p in sorted(e[1].partitions.values(), key=lambda p: (p.id or 0, p.name))],
-    "pools": lambda e: _pool_table(*e),
-    "memory": lambda e: _memory_table(e[1]),
-    "topology": lambda e: _topology(*e),
-    "mappings": lambda e: _mappings(*e),
-    "vios_sizing": lambda e: _sizing(*e)[0],
-    "failover": lambda e: _sizing(*e)[1],
-    "wpar_consolidation": lambda e: _wpar(*e),
-    "profile_drift": lambda e: _drift(e[1]),
-    "sources": lambda e: [{"path": path, "resources": sorted(res)} for path, res in sorted(e[1].sources.items())],
-    "merged": lambda e: list(e[1].merged),
+class _FrameEntry:
+    """A frame with the estate it is in. Its VIOS sizing and their failover checks are two keys of
+    the entry made by one computation, done once per entry."""
+
+    def __init__(self, estate: Estate, frame: Frame) -> None:
+        self.estate = estate
+        self.frame = frame
+
+    @cached_property
+    def vios(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        return _sizing(self.estate, self.frame)
+
+
+# A frame's entry, key by key: frame_section makes them all, frame_views one at a time when read
+# (dict_views.py).
+_FRAME_FIELDS: dict[str, Callable[[_FrameEntry], Any]] = {
+    "name": lambda e: e.frame.name, "model": lambda e: e.frame.model, "serial": lambda e: e.frame.serial,
+    "state": lambda e: e.frame.state, "hmc": lambda e: e.frame.hmc, "named": lambda e: e.frame.named,
+    "summary": lambda e: _frame_summary(e.frame),
+    "partitions": lambda e: [_partition_row(p) for p in sorted(e.frame.partitions.values(),
+                                                               key=lambda p: (p.id or 0, p.name))],
+    "pools": lambda e: _pool_table(e.estate, e.frame),
+    "memory": lambda e: _memory_table(e.frame),
+    "topology": lambda e: _topology(e.estate, e.frame),
+    "mappings": lambda e: _mappings(e.estate, e.frame),
+    "vios_sizing": lambda e: e.vios[0],
+    "failover": lambda e: e.vios[1],
+    "wpar_consolidation": lambda e: _wpar(e.estate, e.frame),
+    "profile_drift": lambda e: _drift(e.frame),
+    "sources": lambda e: [{"path": path, "resources": sorted(res)} for path, res in sorted(e.frame.sources.items())],
+    "merged": lambda e: list(e.frame.merged),
 }
 
 
-def _frames(estate: Estate) -> list[Frame]:
-    return sorted((f for f in (estate.frames or {}).values() if isinstance(f, Frame)), key=lambda f: f.name)
+def _entries(estate: Estate) -> list[_FrameEntry]:
+    frames = (f for f in (estate.frames or {}).values() if isinstance(f, Frame))
+    return [_FrameEntry(estate, fr) for fr in sorted(frames, key=lambda f: f.name)]
 
 
 def frame_section(estate: Estate) -> list[dict[str, Any]]:
     """One JSON-ready dict per frame."""
-    return [{key: get((estate, fr)) for key, get in _FRAME_FIELDS.items()} for fr in _frames(estate)]
+    return [{key: get(e) for key, get in _FRAME_FIELDS.items()} for e in _entries(estate)]
 
 
 def frame_views(estate: Estate) -> DictViews:
     """:func:`frame_section` as views: each frame's dict made when read (a thousand hosts' 125 frames
     held 3.9 MB of them)."""
-    return DictViews([(estate, fr) for fr in _frames(estate)], _FRAME_FIELDS)
+    return DictViews(_entries(estate), _FRAME_FIELDS)
 
 
 # --- XLSX -------------------------------------------------------------------------------------------
