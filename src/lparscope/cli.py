@@ -41,7 +41,7 @@ from .store.cli import register as register_store  # noqa: E402
 
 register_store(app)  # store, serve, fleet
 
-from .whatif_cli import register as register_whatif  # noqa: E402
+from .whatif_cli import analysis_whatif, register as register_whatif  # noqa: E402
 
 register_whatif(app)
 
@@ -192,7 +192,6 @@ def analyze(
     internal = list(analysis.internal)
     whatif_runs: list = []
     try:  # the what-if replay (simulate/): a JSON section and HTML charts of its own
-        from .whatif_cli import analysis_whatif
         section, whatif_runs = analysis_whatif(analysis, charts=html_out is not None)
         if section:
             report["whatif"] = section

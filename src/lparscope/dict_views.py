@@ -5,7 +5,8 @@ changes, reasons ...) they held 37 MB for as long as the report lived, beside th
 were made from. :class:`DictViews` stands in the report for such a list: a sequence of
 :class:`DictView`, each a read-only mapping that makes the value of a key when the key is read,
 with the same getters the object's ``to_dict`` uses (a table of key -> getter beside the class:
-``rules.engine.FINDING_FIELDS``, ``plan.model.PLANNED_FIELDS``). The terminal's counts and
+``rules.engine.FINDING_FIELDS``, ``plan.model.PLANNED_FIELDS``; the inputs', hosts' and frames'
+entries in ``report.json_report`` and ``report.frame``). The terminal's counts and
 roll-ups read a few keys of each; the JSON writer makes each item's dict, writes it, lets it go.
 
 A view equals the dict it stands for and cannot be changed; reading a key twice makes its value twice.
