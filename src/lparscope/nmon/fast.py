@@ -8,7 +8,8 @@ An nmon file is CSV-like text whose first field names the section::
 
 :func:`line_bounds` finds every line with numpy; :func:`scan` reads the first 32 bytes of each
 line at once (a ``lines x 32`` byte matrix) to get its tag (section), whether it is a data row
-and its snapshot number (``T0001`` -> 1). The rows of the sections that share a field count are
+and its snapshot number (``T0001`` -> 1). With pyarrow the reader asks :mod:`.arrow_scan` for the
+same answer, with far fewer temporaries; :func:`scan` serves an install without it. The rows of the sections that share a field count are
 then gathered with one Arrow ``take`` (a memcpy per line, in C++) and converted by Arrow's
 multi-threaded CSV reader (:func:`parse_group_arrow`). Without pyarrow, :func:`parse_group_py`
 does the same in pure Python (slower, same results).

@@ -1,7 +1,8 @@
 """The pure path of the nmon reader: numpy finds and classifies the lines, Arrow parses the values.
 
-The file is read in chunks twice. Pass 1 finds every line and classifies it with numpy
-(:mod:`.fast`), routes the few text lines (:mod:`.routing`) and counts the rows of each section;
+The file is read in chunks twice. Pass 1 finds every line with numpy (:mod:`.fast`), classifies
+it with Arrow (:mod:`.arrow_scan`; numpy's :func:`.fast.scan` without pyarrow), routes the few text
+lines (:mod:`.routing`) and counts the rows of each section;
 the tables are then allocated once. Pass 2 gathers the rows of the sections sharing a field
 count and converts them with Arrow's multi-threaded CSV reader straight into those tables.
 Memory stays near the size of the tables (8 bytes per value) plus one chunk.
@@ -18,8 +19,11 @@ import numpy as np
 
 from . import fast
 from .routing import Routing
-from .source import Source, ends_with_newline
+from .source import Source, ends_with_newline, roomy_malloc
 from .state import MAX_FIELDS, TAG_RE, TEXT_TAGS, WARN_CAP, Section
+
+if fast.HAVE_ARROW:
+    from .arrow_scan import scan_arrow
 
 
 @dataclass
@@ -245,7 +249,8 @@ def _scan_chunk(chunk: bytes | memoryview, has_cr: bool) -> _Scanned:
         chunk = _no_cr(raw)
     a = np.frombuffer(chunk, np.uint8)
     starts, ends = fast.line_bounds(a)
-    return _Scanned(chunk, starts, ends, fast.scan(a, starts, ends), cr_line)
+    scanned = scan_arrow(chunk, starts) if fast.HAVE_ARROW else fast.scan(a, starts, ends)
+    return _Scanned(chunk, starts, ends, scanned, cr_line)
 
 
 def read_pure(r: PurePasses, src: Source, first: bytes | memoryview, has_cr: bool, chunks) -> None:  # type: ignore[no-untyped-def]
@@ -253,21 +258,28 @@ def read_pure(r: PurePasses, src: Source, first: bytes | memoryview, has_cr: boo
     r.plans = []
     workers = min(2, os.cpu_count() or 1)
     with (_Inline() if src.size < SMALL else ThreadPoolExecutor(max_workers=workers)) as pool:
-        # Pass 1: the next chunks are scanned (numpy, GIL released) while this one's text lines are read.
-        line0 = 0
-        ahead: deque = deque([pool.submit(_scan_chunk, first, has_cr)])
-        for chunk, _, has_cr in chunks:
-            ahead.append(pool.submit(_scan_chunk, chunk, has_cr))
-            if len(ahead) > 1:
-                line0 += r.pass1(ahead.popleft().result(), line0, False)
-        r._ends_clean = ends_with_newline(src)
-        while ahead:
-            scanned = ahead.popleft().result()
-            line0 += r.pass1(scanned, line0, not ahead)
-            del scanned
+        with roomy_malloc():
+            line0 = _first_pass(r, src, first, has_cr, chunks, pool)
         r.rec.lines = line0
         r.allocate()
         # Pass 2: the groups of each chunk are converted in the pool, stored here.
         for (chunk, _, has_cr), plan in zip(src.chunks(), r.plans):
             r.pass2(chunk, has_cr, plan, pool)
             plan.starts = plan.rows = np.zeros(0, np.int64)
+
+
+def _first_pass(r: PurePasses, src: Source, first: bytes | memoryview, has_cr: bool, chunks, pool) -> int:  # type: ignore[no-untyped-def]
+    """Pass 1 over every chunk; returns the file's line count."""
+    # The next chunks are scanned (numpy / Arrow, GIL released) while this one's text lines are read.
+    line0 = 0
+    ahead: deque = deque([pool.submit(_scan_chunk, first, has_cr)])
+    for chunk, _, has_cr in chunks:
+        ahead.append(pool.submit(_scan_chunk, chunk, has_cr))
+        if len(ahead) > 1:
+            line0 += r.pass1(ahead.popleft().result(), line0, False)
+    r._ends_clean = ends_with_newline(src)
+    while ahead:
+        scanned = ahead.popleft().result()
+        line0 += r.pass1(scanned, line0, not ahead)
+        del scanned
+    return line0
