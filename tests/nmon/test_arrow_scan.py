@@ -1,12 +1,16 @@
-"""arrow_scan.scan_arrow gives what fast.scan (the numpy scan) gives, line for line."""
+"""arrow_scan: scan_arrow gives what fast.scan (the numpy scan) gives, line for line; usual_zzzz
+reads the ZZZZ lines the native core reads itself, and only those."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from lparscope.nmon import fast
-from lparscope.nmon.arrow_scan import scan_arrow
+from pathlib import Path
+
+from lparscope.nmon import fast, read_nmon
+from lparscope.nmon.arrow_scan import scan_arrow, usual_zzzz
+from lparscope.nmon.snapshots import Snapshots
 
 
 def _per_line(sc: fast.Scan) -> list[tuple[str | None, int, int]]:
@@ -80,3 +84,38 @@ def test_random_lines(seed: int) -> None:
 def test_no_lines() -> None:
     sc = scan_arrow(b"", np.zeros(0, np.int64))
     assert sc.tags == [] and len(sc.tag_ids) == len(sc.tnum) == len(sc.tfield) == 0
+
+
+def test_usual_zzzz_takes_what_the_native_core_takes() -> None:
+    lines = [
+        b"ZZZZ,T0001,00:00:05,01-JAN-2026",  # usual
+        b"ZZZZ,T0002,24:00:05,01-JAN-2026",  # no 24th hour
+        b"ZZZZ,T3,23:59:59,2026/01/01",  # usual: one digit, another date form
+        b"ZZZZ,T0004,00:00:05,01-JAN-2026,x",  # a fifth field
+        b"ZZZZ,T0005,00:00:05, 01-JAN",  # a space before the date
+        b"ZZZZ,T0006,00:00:05,",  # no date
+        b"ZZZZ,T0007,00:00:05,A B",  # usual: a space inside the date
+        b"ZZZZ,T1234567890,00:00:05,A",  # ten digits
+        b"ZZZZ,T0008,0:00:05,A",  # one-digit hour
+        b"ZZZZ,T0009,00:00:05,\xe9t\xe9",  # not ASCII
+    ]
+    chunk = b"\n".join(lines) + b"\n"
+    starts, _ = fast.line_bounds(np.frombuffer(chunk, np.uint8))
+    ok, snaps, digits, sods, codes, names = usual_zzzz(chunk, starts, np.arange(len(lines)))
+    assert ok.tolist() == [True, False, True, False, False, False, True, False, False, False]
+    assert snaps.tolist() == [1, 3, 7] and digits.tolist() == [4, 1, 4]
+    assert sods.tolist() == [5, 86399, 5]
+    assert [names[c] for c in codes] == ["01-JAN-2026", "2026/01/01", "A B"]
+
+
+def test_pure_path_reads_usual_zzzz_lines_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the ZZZZ line of another form goes one by one to Snapshots.add; the times are all there."""
+    monkeypatch.setenv("LPARSCOPE_NMON_NATIVE", "0")
+    data = (Path(__file__).resolve().parents[1] / "fixtures" / "nmon" / "aix_small.nmon").read_bytes()
+    data = data.replace(b"ZZZZ,T0002,", b"ZZZZ, T0002 ,", 1)
+    added: list[int] = []
+    original = Snapshots.add
+    monkeypatch.setattr(Snapshots, "add", lambda self, line, parts: (added.append(line), original(self, line, parts)))
+    rec = read_nmon(data)
+    assert len(added) == 1
+    assert sorted(rec.times) == ["T0001", "T0002", "T0003"]

@@ -82,3 +82,36 @@ def scan_arrow(buf: bytes | bytearray | memoryview, starts: np.ndarray) -> Scan:
         tnum[maybe_top[top]] = snap3[top]
         tfield[maybe_top[top]] = 2
     return Scan(tag_ids.astype(np.int32), [v.decode("latin-1") for v in tag_values], tnum, tfield)
+
+
+# The usual ZZZZ line, as the native core takes it (native/src/classify.rs, zzzz): exactly four
+# fields, T and 1-9 digits, hh:mm:ss, a date of printable ASCII without a comma that starts and
+# ends with a non-space. Any other form goes the text route (snapshots.Snapshots.add).
+_USUAL_ZZZZ = (r"^ZZZZ,T(?P<snap>[0-9]{1,9}),(?P<h>[0-9]{2}):(?P<m>[0-9]{2}):(?P<s>[0-9]{2}),"
+               r"(?P<date>[!-+\--~](?:[ !-+\--~]*[!-+\--~])?)\n$")
+
+
+def usual_zzzz(buf: bytes | bytearray | memoryview, starts: np.ndarray, rows: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """The lines ``rows`` (ZZZZ lines, each ending with a newline) of the usual form, read at once:
+    (which of ``rows``, their snapshot, digits of the snapshot field, seconds of the day, date code,
+    the dates by code)."""
+    none = np.zeros(0, np.int64)
+    if not len(rows):
+        return np.zeros(0, bool), none, none, none, none, []
+    lines = _lines(buf, starts).take(pa.array(rows, pa.int64()))
+    snap, h, m, s, date = pc.extract_regex(lines, _USUAL_ZZZZ).flatten()
+    ok = np.asarray(pc.is_valid(snap).to_numpy(zero_copy_only=False), bool)
+    if not ok.any():
+        return ok, none, none, none, none, []
+    clock = [np.asarray(pc.cast(x.filter(pa.array(ok)), pa.int64()).to_numpy(), np.int64) for x in (h, m, s)]
+    ok[ok] = (clock[0] <= 23) & (clock[1] <= 59) & (clock[2] <= 59)
+    keep = pa.array(ok)
+    snap_text = snap.filter(keep)
+    sods = np.asarray(pc.cast(h.filter(keep), pa.int64()).to_numpy(), np.int64) * 3600 \
+        + np.asarray(pc.cast(m.filter(keep), pa.int64()).to_numpy(), np.int64) * 60 \
+        + np.asarray(pc.cast(s.filter(keep), pa.int64()).to_numpy(), np.int64)
+    snaps = np.asarray(pc.cast(snap_text, pa.int64()).to_numpy(), np.int64)
+    digits = np.asarray(pc.binary_length(snap_text).to_numpy(), np.int64)
+    codes, names = _codes(date.filter(keep))
+    return ok, snaps, digits, sods, codes, [v.decode("ascii") for v in names]
