@@ -109,7 +109,9 @@ class PurePasses(Routing):
                 if not sec.first_row:
                     sec.first_row = line0 + r + 1
                     sec.first_nf = nfields[sec.sid]
-        self.plans.append(ChunkPlan(starts, rows, bounds, nfields, line0))
+        # Kept to pass 2: as int32 (a chunk is far below 2 GiB), 18 MB less on a 4.5-million-line file.
+        kept = starts.astype(np.int32) if len(chunk) < 2**31 - 1 else starts
+        self.plans.append(ChunkPlan(kept, rows, bounds, nfields, line0))
         return n
 
 
