@@ -12,7 +12,7 @@ The second and third fields repeat a lot (every row of a snapshot names it), so 
 value is judged once in Python and the verdict spread back to the lines with its dictionary code.
 Alone on one 12 MB chunk this is no quicker than the numpy scan (0.2 s each), but it makes a few
 arrays instead of dozens of full-size ones: in the reader's two scanning threads the numpy scan
-spent 6.4 s of thread time on a 215 MB recording, most of it faulting in fresh pages; this one 2.8 s.
+spent 6.4 s of thread time on a 215 MB recording, most of it faulting in fresh pages; this one 2.0-2.4 s.
 """
 
 from __future__ import annotations

@@ -6,13 +6,12 @@ An nmon file is CSV-like text whose first field names the section::
     DISKBUSY,T0001,0.0,0.2,0.9
     TOP,2555992,T0002,9.64,9.64,0.00,51,5248,0,5248,0,0,0,j2pg,Unclassified
 
-:func:`line_bounds` finds every line with numpy; :func:`scan` reads the first 32 bytes of each
-line at once (a ``lines x 32`` byte matrix) to get its tag (section), whether it is a data row
-and its snapshot number (``T0001`` -> 1). With pyarrow the reader asks :mod:`.arrow_scan` for the
-same answer, with far fewer temporaries; :func:`scan` serves an install without it. The rows of the sections that share a field count are
-then gathered with one Arrow ``take`` (a memcpy per line, in C++) and converted by Arrow's
-multi-threaded CSV reader (:func:`parse_group_arrow`). Without pyarrow, :func:`parse_group_py`
-does the same in pure Python (slower, same results).
+:func:`line_bounds` finds every line with numpy; :func:`scan` (used without pyarrow, else
+:mod:`.arrow_scan`) reads the first 32 bytes of each line at once (a ``lines x 32`` byte matrix)
+to get its tag (section), whether it is a data row and its snapshot number (``T0001`` -> 1).
+The rows of the sections that share a field count are then gathered with one Arrow ``take``
+(a memcpy per line, in C++) and converted by Arrow's multi-threaded CSV reader
+(:func:`parse_group_arrow`); without pyarrow, by :func:`parse_group_py` (slower, same results).
 """
 
 from __future__ import annotations

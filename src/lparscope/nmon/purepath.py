@@ -114,7 +114,6 @@ class PurePasses(Routing):
         self.plans.append(ChunkPlan(kept, rows, bounds, nfields, line0))
         return n
 
-
     def _usual_zzzz(self, chunk: bytes | memoryview, starts: np.ndarray, text_rows: np.ndarray,
                     is_zzzz: np.ndarray, line0: int, cut_last: bool) -> np.ndarray:
         """Read the chunk's ZZZZ lines of the usual form at once (as the native core does: a
