@@ -310,3 +310,33 @@ def test_export_csv_and_parquet(tmp_path: Path) -> None:
     assert t.column("Command").to_pylist() == ["j2pg", "syncd", "j2pg", "java"]
     with pytest.raises(ValueError):
         export(rec, "xlsx", tmp_path)  # type: ignore[arg-type]
+
+
+def test_parquet_dictionary_only_where_values_repeat(tmp_path: Path) -> None:
+    """A column of values that hardly repeat stops growing its dictionary at export.DICTIONARY_PAGE
+    (then plain values); one that repeats keeps a small one; the values read back as written."""
+    from lparscope.nmon.export import DICTIONARY_PAGE
+
+    pq = pytest.importorskip("pyarrow.parquet")
+    rng = np.random.default_rng(5)
+    n = 20_000  # 20,000 distinct values: a 160 KB dictionary, over 64 KiB and under the 1 MiB default
+    measured = rng.random(n).round(9) + np.arange(n)
+    lines = [b"AAA,host,aixtest1", b"AAA,date,04-MAR-2024", b"DISKBUSY,Disk %Busy aixtest1,hdisk0,hdisk1"]
+    for i in range(n):
+        lines.append(b"ZZZZ,T%05d,%02d:%02d:%02d,04-MAR-2024" % (i + 1, i // 3600 % 24, i // 60 % 60, i % 60))
+        lines.append(b"DISKBUSY,T%05d,%r,%d" % (i + 1, float(measured[i]), i % 3))
+    rec = read_nmon(b"\n".join(lines) + b"\n")
+    export(rec, "parquet", tmp_path)
+    meta = pq.ParquetFile(tmp_path / "DISKBUSY.parquet").metadata.row_group(0)
+    chunks = {meta.column(i).path_in_schema: meta.column(i) for i in range(meta.num_columns)}
+
+    def dictionary_bytes(name: str) -> int:  # the dictionary page: from its offset to the first data page
+        c = chunks[name]
+        return c.data_page_offset - c.dictionary_page_offset if c.has_dictionary_page else 0
+
+    # Not every value in it (8 bytes each), no more than the cap (and the page's header)
+    assert 0 < dictionary_bytes("hdisk0") < n * 8 and dictionary_bytes("hdisk0") <= DICTIONARY_PAGE + 64
+    assert 0 < dictionary_bytes("hdisk1") < 100
+    back = pq.read_table(tmp_path / "DISKBUSY.parquet")
+    assert back.column("hdisk0").to_pylist() == measured.tolist()
+    assert back.column("hdisk1").to_pylist() == [float(i % 3) for i in range(n)]

@@ -50,6 +50,13 @@ def _arrow_table(table: NmonTable, for_csv: bool = False):  # type: ignore[no-un
     return pa.Table.from_arrays(arrays, names=_unique(names))
 
 
+# Parquet's writer builds a dictionary for every column and falls back to plain values once it
+# outgrows a page of this size (the default is 1 MiB). Measured values that hardly repeat filled a
+# megabyte first: 40 % of the export of a 215 MB recording, for files 12 % larger. Columns that do
+# repeat (a TOP table's PIDs, counters at 0, command names) stay well under it.
+DICTIONARY_PAGE = 64 * 1024
+
+
 def _unique(names: list[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
@@ -95,7 +102,7 @@ def export(rec: NmonRecording, fmt: Literal["csv", "parquet"], outdir: Path) -> 
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
-            pq.write_table(_arrow_table(table), path)
+            pq.write_table(_arrow_table(table), path, dictionary_pagesize_limit=DICTIONARY_PAGE)
         elif arrow:
             import pyarrow.csv as pcsv
 
