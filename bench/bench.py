@@ -13,8 +13,9 @@ Every measure is a whole process (start-up included), timed from outside, with i
 (``wait4``): ``wc -l`` and ``cat`` of the same bytes as the baselines, the nmon reader
 (``read_nmon``, native core and pure path), ``lparscope analyze`` of one file, of the estates,
 and ``lparscope --version``. Each line gives seconds, MB/s, the ratio to ``cat`` (and to the
-reader), and peak memory. With ``--runs N`` the best of N is kept. The machine may be shared:
-compare ratios inside one run, not seconds between runs.
+reader), and peak memory. With ``--runs N`` the best of N is kept; the native reader and
+``analyze`` of one file alternate, and their ratio is the median of the N pairs. The machine may
+be shared: compare ratios inside one run, not seconds between runs.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -150,18 +152,24 @@ def main(argv: list[str] | None = None) -> int:
             cat, cat_rss = best(["cat", str(f)], args.runs)
             line("wc -l", wc, size, wc_rss, cat)
             line("cat", cat, size, cat_rss, cat)
-            paths = [("native", None)] if native.available() else []
+            reader = [PY, "-c", READER, str(f)]
+            analyze = [LPARSCOPE, "analyze", str(f), "-q", "--json", os.devnull]
+            # The native reader and analyze alternate, so that the ratio is taken run by run (its
+            # median), not from two best times that a noisy machine may give minutes apart.
+            pairs = [(run(reader), run(analyze)) for _ in range(args.runs)] if native.available() else []
+            if pairs:
+                line("read_nmon (native)", min(r[0] for r, _ in pairs), size, max(r[1] for r, _ in pairs), cat,
+                     f"  ({max(r[1] for r, _ in pairs) / (size / 2**20):.2f} x file)")
             if not args.skip_pure:
-                paths.append(("pure", pure))
-            reader_native = None
-            for name, env in paths:
-                t, rss = best([PY, "-c", READER, str(f)], args.runs, env)
-                reader_native = reader_native or t
-                line(f"read_nmon ({name})", t, size, rss, cat,
-                     f"  ({rss / (size / 2**20):.2f} x file)")
-            t, rss = best([LPARSCOPE, "analyze", str(f), "-q", "--json", os.devnull], args.runs)
-            line("lparscope analyze (default path)", t, size, rss, cat,
-                 f"  ({t / reader_native:.2f} x reader)" if reader_native else "")
+                t, rss = best(reader, args.runs, pure)
+                line("read_nmon (pure)", t, size, rss, cat, f"  ({rss / (size / 2**20):.2f} x file)")
+            if pairs:
+                ratio = statistics.median(a[0] / r[0] for r, a in pairs)
+                line("lparscope analyze (default path)", min(a[0] for _, a in pairs), size,
+                     max(a[1] for _, a in pairs), cat, f"  ({ratio:.2f} x reader, median of {len(pairs)} pairs)")
+            else:
+                t, rss = best(analyze, args.runs)
+                line("lparscope analyze (default path)", t, size, rss, cat)
             out = args.dir / f"export-{shape}"
             t, rss = best([LPARSCOPE, "nmon", "export", str(f), str(out), "--to", "parquet"], args.runs)
             line("lparscope nmon export --to parquet", t, size, rss, cat)
