@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .fast import Scan
+from .fast import Scan, lines_array
 
 # tag: 1-15 bytes before the first comma (as fast.scan's `usable`); f2, f3: the next two fields.
 # Lines are binary (each ends with its newline), so no byte is refused as bad UTF-8.
@@ -44,16 +44,6 @@ def _snapshot(value: bytes) -> int:
     return -1
 
 
-def _lines(buf: bytes | bytearray | memoryview, starts: np.ndarray) -> "pa.Array":
-    """The chunk's lines as a binary array over ``buf`` (no copy), each with its newline."""
-    big = len(buf) >= 2**31 - 1
-    offsets = np.empty(len(starts) + 1, np.int64 if big else np.int32)
-    offsets[:-1] = starts
-    offsets[-1] = len(buf)
-    typ = pa.large_binary() if big else pa.binary()
-    return pa.Array.from_buffers(typ, len(starts), [None, pa.py_buffer(offsets), pa.py_buffer(buf)])
-
-
 def scan_arrow(buf: bytes | bytearray | memoryview, starts: np.ndarray) -> Scan:
     """:func:`.fast.scan` of a chunk ending with a newline, whose lines start at ``starts``."""
     n = len(starts)
@@ -61,7 +51,7 @@ def scan_arrow(buf: bytes | bytearray | memoryview, starts: np.ndarray) -> Scan:
         return Scan(np.zeros(0, np.int32), [], np.zeros(0, np.int64), np.zeros(0, np.int8))
     # flatten() gives the fields with the struct's nulls (a line that does not match);
     # StructArray.field() would give the children without them.
-    tag, f2, f3 = pc.extract_regex(_lines(buf, starts), _FIELDS).flatten()
+    tag, f2, f3 = pc.extract_regex(lines_array(buf, starts, binary=True), _FIELDS).flatten()
     tag_ids, tag_values = _codes(tag)
     f2_codes, f2_values = _codes(f2)
     # Per distinct second field: its snapshot number, or whether it may be a TOP row's PID.
@@ -99,18 +89,18 @@ def usual_zzzz(buf: bytes | bytearray | memoryview, starts: np.ndarray, rows: np
     none = np.zeros(0, np.int64)
     if not len(rows):
         return np.zeros(0, bool), none, none, none, none, []
-    lines = _lines(buf, starts).take(pa.array(rows, pa.int64()))
+    lines = lines_array(buf, starts, binary=True).take(pa.array(rows, pa.int64()))
     snap, h, m, s, date = pc.extract_regex(lines, _USUAL_ZZZZ).flatten()
     ok = np.asarray(pc.is_valid(snap).to_numpy(zero_copy_only=False), bool)
     if not ok.any():
         return ok, none, none, none, none, []
-    clock = [np.asarray(pc.cast(x.filter(pa.array(ok)), pa.int64()).to_numpy(), np.int64) for x in (h, m, s)]
-    ok[ok] = (clock[0] <= 23) & (clock[1] <= 59) & (clock[2] <= 59)
+    matched = pa.array(ok)
+    hour, minute, second = (np.asarray(pc.cast(x.filter(matched), pa.int64()).to_numpy(), np.int64) for x in (h, m, s))
+    clock = (hour <= 23) & (minute <= 59) & (second <= 59)  # a valid time of day
+    ok[ok] = clock
+    sods = (hour * 3600 + minute * 60 + second)[clock]
     keep = pa.array(ok)
     snap_text = snap.filter(keep)
-    sods = np.asarray(pc.cast(h.filter(keep), pa.int64()).to_numpy(), np.int64) * 3600 \
-        + np.asarray(pc.cast(m.filter(keep), pa.int64()).to_numpy(), np.int64) * 60 \
-        + np.asarray(pc.cast(s.filter(keep), pa.int64()).to_numpy(), np.int64)
     snaps = np.asarray(pc.cast(snap_text, pa.int64()).to_numpy(), np.int64)
     digits = np.asarray(pc.binary_length(snap_text).to_numpy(), np.int64)
     codes, names = _codes(date.filter(keep))

@@ -185,11 +185,13 @@ def _sorted_cells(rows: list[np.ndarray], fields: list[int]) -> np.ndarray:
     return cells[np.lexsort((cells[:, 1], cells[:, 0]))].astype(np.int64)
 
 
-def _lines_array(buf: memoryview | bytes, starts: np.ndarray, total: int) -> "pa.Array":
-    offsets = np.empty(len(starts) + 1, np.int32 if total < 2**31 - 1 else np.int64)
+def lines_array(buf: memoryview | bytes, starts: np.ndarray, binary: bool = False) -> "pa.Array":
+    """The lines of ``buf`` starting at ``starts`` (each with its newline) as an Arrow array, no copy."""
+    offsets = np.empty(len(starts) + 1, np.int32 if len(buf) < 2**31 - 1 else np.int64)
     offsets[:-1] = starts
-    offsets[-1] = total
-    typ = pa.string() if offsets.dtype == np.int32 else pa.large_string()
+    offsets[-1] = len(buf)
+    small = offsets.dtype == np.int32
+    typ = (pa.binary() if small else pa.large_binary()) if binary else (pa.string() if small else pa.large_string())
     return pa.Array.from_buffers(typ, len(starts), [None, pa.py_buffer(offsets), pa.py_buffer(buf)])
 
 
@@ -198,13 +200,12 @@ class ArrowLines:
 
     def __init__(self, buf: memoryview | bytes, starts: np.ndarray) -> None:
         self.buf = buf
-        self.arr = _lines_array(buf, starts, len(buf))
+        self.arr = lines_array(buf, starts)
 
     def gather(self, rows: np.ndarray) -> "pa.Buffer":
         taken = pc.take(self.arr, pa.array(rows, pa.int64()), memory_pool=POOL)
         offs = taken.buffers()[1]
-        width = 4 if pa.types.is_string(taken.type) else 8
-        end = int(np.frombuffer(offs, np.int32 if width == 4 else np.int64)[len(taken)])
+        end = int(np.frombuffer(offs, np.int32 if pa.types.is_string(taken.type) else np.int64)[len(taken)])
         return taken.buffers()[2][0:end]
 
 
