@@ -158,8 +158,9 @@ def main(argv: list[str] | None = None) -> int:
             # median), not from two best times that a noisy machine may give minutes apart.
             pairs = [(run(reader), run(analyze)) for _ in range(args.runs)] if native.available() else []
             if pairs:
-                line("read_nmon (native)", min(r[0] for r, _ in pairs), size, max(r[1] for r, _ in pairs), cat,
-                     f"  ({max(r[1] for r, _ in pairs) / (size / 2**20):.2f} x file)")
+                rss = max(r[1] for r, _ in pairs)
+                line("read_nmon (native)", min(r[0] for r, _ in pairs), size, rss, cat,
+                     f"  ({rss / (size / 2**20):.2f} x file)")
             if not args.skip_pure:
                 t, rss = best(reader, args.runs, pure)
                 line("read_nmon (pure)", t, size, rss, cat, f"  ({rss / (size / 2**20):.2f} x file)")
