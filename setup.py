@@ -1,4 +1,5 @@
-"""Build hook (the project is configured in pyproject.toml): an editable install compiles the bytecode.
+"""Build hooks (the project is configured in pyproject.toml): an editable install compiles the
+bytecode; a wheel is built for the stable ABI.
 
 ``pip install .`` compiles every installed module to bytecode (``__pycache__``), but
 ``pip install -e .`` (the README's first command) leaves the sources in ``src/`` uncompiled:
@@ -25,4 +26,8 @@ class EditableWithBytecode(editable_wheel):
         compileall.compile_dir(str(Path(__file__).resolve().parent / "src" / "lparscope"), quiet=1)
 
 
-setup(cmdclass={"editable_wheel": EditableWithBytecode})
+# A wheel (``pip wheel .``, ``pip install .``) uses CPython's stable ABI: one wheel per system and
+# processor serves every CPython from 3.10 on (tag cp310-abi3; the core is built with PyO3's abi3
+# feature, native/Cargo.toml), so an air-gapped shop carries one file, whatever Python it has.
+# An editable install keeps the core named for the Python that built it.
+setup(cmdclass={"editable_wheel": EditableWithBytecode}, options={"bdist_wheel": {"py_limited_api": "cp310"}})

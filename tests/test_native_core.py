@@ -87,3 +87,20 @@ def test_a_panic_in_the_core_is_an_internal_error_of_that_input_and_the_run_goes
     why = {s.path.split("/")[-1]: s.reason for s in estate.inputs}
     assert "internal error" in why["util.txt"] and "native core failed" in why["util.txt"]
     assert "internal error" in why[nmon.name] and "native core failed" in why[nmon.name]
+
+
+def test_the_wheel_stable_abi_floor_matches_the_core_and_the_supported_pythons():
+    """A wheel is tagged for CPython's stable ABI from one version on (setup.py); the core must be
+    built for that ABI no later than that version (PyO3's abi3-pyXY feature, native/Cargo.toml),
+    and the version is the oldest Python lparscope supports (pyproject's requires-python): a wheel
+    tagged later would refuse Pythons the project supports, earlier would install where it is not
+    tested."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    wheel = re.search(r'"py_limited_api":\s*"cp3(\d+)"', (root / "setup.py").read_text(encoding="utf-8"))
+    core = re.search(r'"abi3-py3(\d+)"', (root / "native" / "Cargo.toml").read_text(encoding="utf-8"))
+    floor = re.search(r'requires-python\s*=\s*">=3\.(\d+)"', (root / "pyproject.toml").read_text(encoding="utf-8"))
+    assert wheel and core and floor
+    assert int(core.group(1)) <= int(wheel.group(1)) == int(floor.group(1))

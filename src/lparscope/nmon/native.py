@@ -1,11 +1,12 @@
 """The optional native core of the nmon reader (the ``lparscope-nmon-native`` package, Rust).
 
-When it was built at install time (``pip install .`` with cargo on PATH) :func:`lparscope.nmon.read_nmon` hands the hot
-single pass to it: split the lines, classify them, parse every numeric section into float64
-columns (several threads). What comes back (per section: line numbers, snapshots, field counts,
-values, the first values that are not numbers; and the few thousand text lines: AAA, BBB*,
-ZZZZ, headers, UARG, ERROR ...) is turned into the :class:`~lparscope.nmon.NmonRecording` by the
-same Python code as the pure path, so both give the same recording.
+When it is installed (built by ``pip install .`` with cargo on PATH, or shipped in a wheel built
+so) :func:`lparscope.nmon.read_nmon` hands the hot single pass to it: split the lines, classify
+them, parse every numeric section into float64 columns (several threads). What comes back (per
+section: line numbers, snapshots, field counts, values, the first values that are not numbers;
+and the few thousand text lines: AAA, BBB*, ZZZZ, headers, UARG, ERROR ...) is turned into the
+:class:`~lparscope.nmon.NmonRecording` by the same Python code as the pure path, so both give the
+same recording.
 
 ``LPARSCOPE_NMON_NATIVE=0`` (or ``LPARSCOPE_NATIVE=0``) in the environment forces the pure path
 (numpy + Arrow); a core older than these sources is not used either (``lparscope.native_core``).
@@ -46,7 +47,7 @@ def enabled() -> bool:
 def describe() -> str:
     """One terminal line (under 80 characters): which path reads nmon recordings, and why."""
     if enabled():
-        return "nmon read with the native core (Rust, built at install)"
+        return "nmon read with the native core (Rust)"
     why = status() or "LPARSCOPE_NMON_NATIVE=0"  # status() names every other reason
     return f"nmon read with the pure-Python path{'' if STALE else ' (slower)'}: {why}"
 
