@@ -202,6 +202,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
         _internal(estate, f.display, 1, "nmon", f.folder, "reading the nmon recording", exc)
         return
     from .model.nmon import apply_recording
+    from .nmon.bbbp import command_of
 
     host_name = short_host(rec.host) if rec.host else (f.folder or PurePath(f.display).stem)
     warnings = list(rec.warnings)
@@ -215,7 +216,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
     for command, first_line, text in rec.bbbp_outputs:
         # Each BBBP output line is one file line; a prompt line naming the command is put in front.
         try:
-            segments = split_and_classify(f"# {command}\n{text}", registry.get())
+            segments = split_and_classify(f"# {command_of(command)}\n{text}", registry.get())
         except Exception as exc:
             warnings.append((first_line, f"BBBP output of '{command}': internal error: {describe(exc)}"))
             continue

@@ -69,3 +69,49 @@ def test_real_topas_nmon_bbbp() -> None:
     assert any(a.name == "maxuproc" for a in reg["lsattr"].parse(out["lsattr -El sys0"][1]).records)
     assert reg["vmstat-v"].parse(out["vmstat -v"][1]).records
     assert reg["vmstat-s"].parse(out["vmstat -s"][1]).records
+
+
+@pytest.mark.parametrize(("written", "output"), [
+    ("n------- ---------------  ------", "-------- ---------------  ------"),  # mount's header rule
+    ("e=====================", "======================"),
+    ("p sys0                  System Object", "+ sys0                  System Object"),  # lsconf device marks
+    ("m vio0                  Virtual I/O Bus", "* vio0                  Virtual I/O Bus"),
+    ("p/- = Added or deleted from Resource List.", "+/- = Added or deleted from Resource List."),
+    ("m IBM_PROLOG_END_TAG", "* IBM_PROLOG_END_TAG"),
+    ("ddev/hd4        1024.00    469.09   55%    15511    11% /", "/dev/hd4        1024.00    469.09   55%    15511    11% /"),
+    ("dproc                -         -    -         -     -  /proc", "/proc                -         -    -         -     -  /proc"),
+    ("da02 from /a02:nimserver", "/a02 from /a02:nimserver"),  # nfsstat -m
+])
+def test_the_first_character_nmon_replaced_is_put_back(written: str, output: str) -> None:
+    """nmon writes + * - / = at the start of an output line as p m n d e (a spreadsheet would take them
+    for a formula); where the line shows which it was, the reader puts it back."""
+    got = bbbp_outputs([(20, "BBBP,100,df -m"), (21, f'BBBP,101,df -m,"{written}"')])
+    assert got == [("df -m", 21, output)]
+
+
+@pytest.mark.parametrize("line", [
+    "name          status     location", "n/a means the parameter is not applicable", "drwxr-xr-x 2 root system",
+    "dahafs   -   -   -   -   -  /aha", "data 12", "mount", "e", "d", "pv_name", "enabled",
+])
+def test_lines_that_began_with_those_letters_stay_as_written(line: str) -> None:
+    assert bbbp_outputs([(20, "BBBP,100,x"), (21, f'BBBP,101,x,"{line}"')]) == [("x", 21, line)]
+
+
+def test_ending_outputs_are_read_as_their_command(tmp_path: Path) -> None:
+    """nmon runs some commands again when the recording ends (``BBBP,...,ending df -m``): the output is
+    read as that command's, without a warning on the line naming it, and nmon's d for / is put back."""
+    from lparscope.pipeline import analyze
+
+    rows = ["Filesystem    MB blocks      Free %Used    Iused %Iused Mounted on",
+            "ddev/hd4        1024.00    469.09   55%    15511    11% /",
+            "dproc                -         -    -         -     -  /proc"]
+    text = (FIX / "aix_small.nmon").read_text() + "BBBP,900,ending df -m\n" + "".join(
+        f'BBBP,{901 + i},ending df -m,"{r}"\n' for i, r in enumerate(rows))
+    p = tmp_path / "ending.nmon"
+    p.write_text(text)
+    a = analyze([str(p)], workers=1)
+    status = [i for i in a.estate.inputs if i.kind == "nmon"][0]
+    assert not [m for _, m in status.warnings if "df" in m], status.warnings
+    fs = a.estate.hosts["aixtest1"].filesystems
+    assert fs["/"].record.filesystem == "/dev/hd4" and fs["/proc"].record.filesystem == "/proc"
+    assert text.splitlines()[fs["/"].ev().line - 1].startswith("BBBP,902,ending df -m")

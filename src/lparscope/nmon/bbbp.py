@@ -11,15 +11,37 @@ topas_nmon / nmon run configuration commands at start (and some again at the end
 
 :func:`bbbp_outputs` gives ``[("lparstat -i", 314, "Node Name  : aixlpar\\n...")]``: the command,
 the file line of its first output line, and the output with nmon's quoting removed, one output
-line per text line (so output line k sits at file line ``first + k - 1``). nmon writes a
-leading ``-`` or ``=`` (a formula in a spreadsheet) as ``n`` / ``e``: those are restored.
+line per text line (so output line k sits at file line ``first + k - 1``).
+
+nmon puts a letter in place of a line's first character when a spreadsheet would take it for a
+formula: ``+`` -> ``p``, ``*`` -> ``m``, ``-`` -> ``n``, ``/`` -> ``d``, ``=`` -> ``e`` (nmon's
+BBBP writer, AIX and Linux alike; the corpus recordings show each). The letter cannot be told
+from a line that began with it, so it is put back only where the line could not have: ``n``
+before ``-`` and ``e`` before ``=`` (rules of dashes or equal signs), ``p`` and ``m`` alone or
+before a blank (lsconf's ``+ sys0`` / ``* vio0`` device marks, ``* `` comment lines) and ``p/``
+(lsconf's ``+/-`` legend), ``d`` starting a first word that is a path (``ddev/hd4`` of df and
+lsfs) or whose ``/`` form is another word of the line (df's ``dproc ... /proc``, nfsstat -m's
+``da02 from /a02:server``). Other lines are left as written.
+
+``ending <command>``: the command run again when the recording ended (:func:`command_of`).
 """
 
 from __future__ import annotations
 
-import re
 
-_SEPARATOR_FIX = re.compile(r"^(?:n(-{5,})|e(={5,}))(\s*)$")
+def _restored(t: str) -> str:
+    """``t`` with the first character nmon replaced put back, where the line shows it (module docstring)."""
+    first, second = t[:1], t[1:2]
+    if (first, second) in (("n", "-"), ("e", "=")):
+        return ("-" if first == "n" else "=") + t[1:]
+    if (first in ("p", "m") and second in ("", " ", "\t")) or (first, second) == ("p", "/"):
+        return ("+" if first == "p" else "*") + t[1:]
+    if first == "d" and second not in ("", " ", "\t", "/"):
+        words = t.split()
+        path = "/" + words[0][1:]
+        if "/" in words[0] or any(w == path or w.startswith(path + ":") for w in words[1:]):
+            return "/" + t[1:]
+    return t
 
 
 def _clean(text: str) -> str:
@@ -28,11 +50,14 @@ def _clean(text: str) -> str:
         t = t[1:-1]
     elif t.startswith('"'):
         t = t[1:]
-    m = _SEPARATOR_FIX.match(t)
-    if m:
-        t = ("-" + m.group(1)) if m.group(1) else ("=" + m.group(2))
-        t += m.group(3)
-    return t
+    return _restored(t)
+
+
+def command_of(name: str) -> str:
+    """The command a BBBP output is of: ``ending vmstat -v`` (nmon runs some commands again when the
+    recording ends) is an output of ``vmstat -v``."""
+    words = name.split(None, 1)
+    return words[1] if len(words) == 2 and words[0] == "ending" else name
 
 
 def bbbp_outputs(lines: list[tuple[int, str]]) -> list[tuple[str, int, str]]:
