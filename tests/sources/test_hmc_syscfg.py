@@ -141,3 +141,24 @@ def test_head_objects_reads_the_head_of_a_long_output_as_of_the_whole_text():
     rows = "".join(f"name=lpar{i},lpar_id={i},state=Running,lpar_env=aixlinux\n" for i in range(5000))
     prompt, objs, count = hc.head_objects("hscroot@hmc1:~> lssyscfg -r lpar -m p9\n" + rows)
     assert prompt is not None and count == 6 and objs[0]["name"] == "lpar0" and objs[5]["lpar_id"] == "5"
+
+
+def test_a_command_line_of_megabytes_is_split_at_blanks_not_by_shell_rules(monkeypatch):
+    """A damaged file's "###command:" marker followed by 40 KB of text went through shlex, which reads
+    a character at a time in Python (fuzz: 3 MB of such lines took 2.9 s of CPU to parse, 0.15 s
+    now); a command line as long as that is split at blanks, a usual one still by shell rules."""
+    import shlex
+
+    from lparscope.sources import _hmc_command
+
+    calls = []
+    real = shlex.split
+    monkeypatch.setattr(_hmc_command.shlex, "split", lambda text: calls.append(len(text)) or real(text))
+    long_cmd = "lssyscfg -r lpar -m p10frame1 " + "Packets: 1" * 5000
+    cmd = _hmc_command.parse_command(long_cmd)
+    assert (cmd.program, cmd.resource, cmd.system) == ("lssyscfg", "lpar", "p10frame1") and calls == []
+    quoted = _hmc_command.parse_command("lshwres -r proc -m 'frame one' --level lpar -F lpar_name,curr_procs")
+    assert (quoted.system, quoted.level, quoted.fields) == ("frame one", "lpar", ["lpar_name", "curr_procs"])
+    assert calls and calls[-1] < _hmc_command.SHELL_QUOTING_MAX
+    text = "###command:lssyscfg -r lpar -m p10frame1 " + "Packets: 1" * 5000 + "###\n" + read("hmc10_r_sys.txt")
+    assert isinstance(s.parse(text).records, list)

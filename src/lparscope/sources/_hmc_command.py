@@ -23,9 +23,16 @@ class HmcCommand:
     header: bool = False  # --header
 
 
+# A command line longer than this is split at blanks, without shell quoting: shlex reads a
+# character at a time in Python (about 1 s per MB), and a damaged file's marker line
+# ("###command:" and megabytes after it) took seconds; no HMC command line a person types or a
+# collection script writes comes near it.
+SHELL_QUOTING_MAX = 4096
+
+
 def parse_command(command: str) -> HmcCommand:
     try:
-        argv = shlex.split(command)
+        argv = shlex.split(command) if len(command) <= SHELL_QUOTING_MAX else command.split()
     except ValueError:
         argv = command.split()
     out = HmcCommand(program=argv[0].rsplit("/", 1)[-1] if argv else "")
