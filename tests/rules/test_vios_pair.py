@@ -110,6 +110,24 @@ def test_rootvg_disk_exported():
     assert run_rule(vios_backing.rootvg_exported, v) == []
 
 
+def test_rootvg_logical_volume_exported():
+    """A logical volume of the VIOS's rootvg (lsvg -lv rootvg) backing a client's disk is reported with
+    the mapping, its row and the rootvg line; one of another group, or of an unnamed one, is not."""
+    from lparscope.sources.lsvg import LogicalVolume
+
+    v = host("vios1", "vios")
+    v.vscsi_mappings.append(vscsi("vhost2", 5, vtd="vtscsi3", disk="lv_aix9boot"))
+    lv = LogicalVolume("lv_aix9boot", "rootvg", "jfs", 40, 40, 1, "open/syncd", line=17, lines={"vg": 2})
+    v.records.setdefault("lsvg-l", []).append(Sourced(lv, "lsvg.txt", 0))
+    (f,) = run_rule(vios_backing.rootvg_exported, v)
+    assert f.subject == "lv_aix9boot (vtscsi3)" and f.message.startswith("logical volume lv_aix9boot in rootvg")
+    assert [str(e) for e in f.evidence] == ["lsmap.txt:4", "lsvg.txt:17", "lsvg.txt:2"]
+    assert f.rollback.padmin == ["rmvdev -vtd vtscsi3", "mkvdev -vdev lv_aix9boot -vadapter vhost2 -dev vtscsi3"]
+    for vg in ("clientvg", None):
+        lv.vg = vg
+        assert run_rule(vios_backing.rootvg_exported, v) == []
+
+
 def test_backing_reserve_policy():
     v = host("vios1", "vios")
     v.vscsi_mappings.append(vscsi("vhost1", 4, vtd="vtscsi2", disk="hdisk4"))

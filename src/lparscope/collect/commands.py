@@ -93,6 +93,7 @@ VIOS_STEPS: list[Step] = [
     _s("lsmap -all -npiv", runner="runio"),
     _s("lsmap -all -net", runner="runio"),
     _s("lsnports", runner="runio"),
+    _s("lsvg -l rootvg", padmin=("lsvg", "-lv", "rootvg")),  # logical volumes of rootvg backing clients (VIOS-08)
     _s("entstat -all {dev}", each="sea", runner="runio"),
     _s("seastat -d {dev}", each="sea", runner="runio"),
     _s("vnicstat -b {dev}", each="vnicserver", root_only=True),
@@ -154,6 +155,7 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
         "lswpar": [r"", r"-L", r"-G", r"-D"],
         "amepat": [_N],
         "odmget": [r"-q attribute=ha_mode PdAt"],
+        "lsvg": [r"-l rootvg"],
         "nmon": [rf"-f -T -s {_N} -c {_N} -m \$OUTDIR"],
     },
     "runio": {
@@ -166,6 +168,7 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
         "lspath": [r""],
         "lsmap": [r"-all", r"-all -npiv", r"-all -net"],
         "lsnports": [r""],
+        "lsvg": [r"-lv rootvg"],
         "entstat": [rf"-all {_DEV}"],
         "seastat": [rf"-d {_DEV}"],
     },

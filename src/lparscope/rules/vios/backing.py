@@ -1,5 +1,5 @@
-"""Backing devices a VIOS exports: rootvg disks given to clients and the reserve_policy of disks
-shared by two VIOS (000 §3.6.1 step 3; rules-catalogue VIOS-09, STO-12).
+"""Backing devices a VIOS exports: rootvg disks and logical volumes given to clients and the
+reserve_policy of disks shared by two VIOS (000 §3.6.1 step 3; rules-catalogue VIOS-09, STO-12).
 """
 
 from __future__ import annotations
@@ -21,6 +21,11 @@ def _lspv(host: Host) -> dict[str, Any]:
     return {s.record.name: s for s in host.of_kind("lspv", "PhysicalVolume")}
 
 
+def _rootvg_lvs(host: Host) -> dict[str, Any]:
+    """The logical volumes of rootvg (lsvg -l rootvg / lsvg -lv rootvg), by name."""
+    return {s.record.name: s for s in host.of_kind("lsvg-l", "LogicalVolume") if s.record.vg == "rootvg"}
+
+
 @rule(
     id="VIOS-ROOTVG-EXPORTED",
     title="A VIOS rootvg disk is exported to a client",
@@ -29,23 +34,28 @@ def _lspv(host: Host) -> dict[str, Any]:
     source="rules-catalogue VIOS-08",
     rationale="""The VIOS is an appliance: client backing devices should not live in its rootvg, where they are
     lost or put at risk on a VIOS reinstall or rootvg restore and compete with the VIOS's own I/O. The
-    check reads the backing devices of lsmap -all against the volume group column of lspv. Logical
-    volumes used as backing devices need lsvg -lv rootvg, which is not read yet.""",
+    check reads the backing devices of lsmap -all against the volume group column of lspv (disks)
+    and the rootvg table of lsvg -lv rootvg (logical volumes).""",
 )
 def rootvg_exported(host: Host, cfg: Config) -> Iterator[Finding]:
     if not host.is_vios:
         return
-    pvs = _lspv(host)
+    pvs, lvs = _lspv(host), _rootvg_lvs(host)
     for m in host.vscsi_mappings:
-        pv = pvs.get(m.backing_device or "")
-        if pv is None or (pv.record.vg or "") != "rootvg":
+        name = m.backing_device or ""
+        pv, lv = pvs.get(name), lvs.get(name)
+        if pv is not None and (pv.record.vg or "") == "rootvg":
+            what, where = name, [pv.ev("vg")]
+        elif lv is not None:  # its row, and the "rootvg:" line above the table when there is one
+            what, where = f"logical volume {name}", [lv.ev()] + ([lv.ev("vg")] if lv.ev("vg") != lv.ev() else [])
+        else:
             continue
         fix = Commands(padmin=["# copy the client's data to a LUN outside rootvg (on the client: migratepv / mirrorvg), then:",
                                f"rmvdev -vtd {m.vtd}", f"mkvdev -vdev <new hdisk> -vadapter {m.vhost} -dev {m.vtd}"])
-        undo = Commands(padmin=[f"rmvdev -vtd {m.vtd}", f"mkvdev -vdev {m.backing_device} -vadapter {m.vhost} -dev {m.vtd}"])
-        yield finding(rootvg_exported, host, f"{m.backing_device} ({m.vtd})",
-                      f"{m.backing_device} in rootvg of {host.name} backs {m.vtd} on {m.vhost} (client {m.client_id}).",
-                      evidence=[mapping_evidence(m), pv.ev("vg")], fix=fix, rollback=undo,
+        undo = Commands(padmin=[f"rmvdev -vtd {m.vtd}", f"mkvdev -vdev {name} -vadapter {m.vhost} -dev {m.vtd}"])
+        yield finding(rootvg_exported, host, f"{name} ({m.vtd})",
+                      f"{what} in rootvg of {host.name} backs {m.vtd} on {m.vhost} (client {m.client_id}).",
+                      evidence=[mapping_evidence(m), *where], fix=fix, rollback=undo,
                       values={"current": "rootvg", "suggested": "a disk outside rootvg"})
 
 
