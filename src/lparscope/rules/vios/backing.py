@@ -28,7 +28,7 @@ def _rootvg_lvs(host: Host) -> dict[str, Any]:
 
 @rule(
     id="VIOS-ROOTVG-EXPORTED",
-    title="A VIOS rootvg disk is exported to a client",
+    title="A VIOS rootvg disk or logical volume is exported to a client",
     severity="warning",
     category="vios",
     source="rules-catalogue VIOS-08",
