@@ -40,13 +40,14 @@ def test_coloured_collection_each_output_read_with_file_lines():
     found = [(i.line, i.kind, i.status) for i in estate.inputs]
     assert found == [(1, "hostname", "parsed"), (3, "lsattr", "parsed"), (7, "lsattr", "parsed"),
                      (10, "vmstat-v", "parsed"), (14, "mpstat", "parsed"), (21, "svmon-G", "parsed"),
-                     (24, None, "unrecognised")]
-    assert "'lsvg' is not a supported input kind" in estate.inputs[-1].reason
+                     (24, "lsvg-l", "parsed")]
     (host,) = estate.hosts.values()
     assert host.name == "aixapp7" and {i.host for i in estate.inputs} == {"aixapp7"}  # the hostname output names it
     assert host.devices["ent0"].attrs["large_send"].value == "yes"  # coloured value read plain
     assert host.devices["ent0"].attrs["large_send"].evidence.line == 9
     assert host.devices["sys0"].attrs["realmem"].evidence.line == 6
+    (lv,) = host.records["lsvg-l"]  # the banner's command put the output under its line
+    assert (lv.record.name, lv.record.vg, lv.ev().line) == ("hd5", "rootvg", 27)
     (svmon,) = host.records["svmon-G"]
     assert svmon.record.memory["size"] == 8388608 and svmon.offset + svmon.record.lines["memory"] == 23
     rows = [s.record for s in host.records["mpstat"] if type(s.record).__name__ == "CpuRow"]

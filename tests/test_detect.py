@@ -9,14 +9,18 @@ root@aix1:/ # lsvg -l rootvg
 rootvg:
 LV NAME             TYPE       LPs     PPs     PVs  LV STATE      MOUNT POINT
 hd5                 boot       1       1       1    closed/syncd  N/A
+root@aix1:/ # lsvg -p rootvg
+rootvg:
+PV_NAME           PV STATE          TOTAL PPs   FREE PPs    FREE DISTRIBUTION
+hdisk0            active            639         402         128..00..18..128..128
 """
 
 
 def test_split_on_prompts_keeps_command_and_host():
     segs = split_and_classify(PASTED)
-    assert [(s.start, s.kind) for s in segs] == [(1, "lsattr"), (4, "oslevel"), (6, None)]
+    assert [(s.start, s.kind) for s in segs] == [(1, "lsattr"), (4, "oslevel"), (6, "lsvg-l"), (10, None)]
     assert segs[0].prompt.host == "aix1"
-    assert "not a supported input kind" in segs[2].reason
+    assert "not a supported input kind" in segs[3].reason
 
 
 def test_split_promptless_paste_at_output_starts():
