@@ -55,3 +55,11 @@ def test_detected_without_a_prompt_and_other_lsvg_forms_are_not_this_kind():
     assert lsvg.detect("# lsvg rootvg\nVOLUME GROUP:       rootvg                   VG IDENTIFIER:  00c8\n") == 0
     segs = split_and_classify(read("vios33_lsvg_lv_rootvg.txt"))
     assert [s.kind for s in segs] == ["lsvg-l"]
+
+
+def test_group_from_the_command_is_the_one_it_names_before_a_pipe():
+    rows = "hd6                 paging     16      32      2    open/syncd    N/A\n"
+    assert [lv.vg for lv in lsvg.parse("# lsvg -l rootvg | grep paging\n" + rows).records] == ["rootvg"]
+    assert [lv.vg for lv in lsvg.parse("$ lsvg -lv rootvg\n" + rows).records] == ["rootvg"]
+    for command in ("lsvg -l rootvg datavg", "lsvg -o | lsvg -il", "lsvg -l"):
+        assert [lv.vg for lv in lsvg.parse(f"# {command}\n" + rows).records] == [None], command

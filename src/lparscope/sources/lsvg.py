@@ -38,7 +38,7 @@ _HEADER = re.compile(_HEADER_TEXT, re.I)
 _VG_LINE = re.compile(r"^\s*(?P<vg>[A-Za-z][\w.-]{0,14}):\s*$")  # AIX volume group names: at most 15 characters
 _ROW = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]{0,14})\s+(?P<type>\S+)\s+(?P<lps>\d+)\s+(?P<pps>\d+)\s+(?P<pvs>\d+)"
                   r"\s+(?P<state>[a-z]+/[a-z]+)(?:\s+(?P<mount>\S(?:.*\S)?))?\s*$")
-_VG_ARG = re.compile(r"^lsvg\b.*?\s(?P<vg>[A-Za-z][\w.-]{0,14})\s*$")  # the last word of the command, when a name
+_VG_NAME = re.compile(r"[A-Za-z][\w.-]{0,14}")
 
 
 @dataclass
@@ -71,10 +71,10 @@ def detect(text: str) -> int:
 
 
 def _command_vg(command: str) -> str | None:
-    """The volume group a one-group command line names (``lsvg -l datavg`` -> datavg)."""
-    m = _VG_ARG.match(command.strip())
-    vg = m.group("vg") if m else None
-    return None if vg is None or vg.startswith("-") or vg in ("lsvg", "l", "lv") else vg
+    """The volume group a one-group command line names (``lsvg -l datavg`` -> datavg; the words
+    after the options, before any pipe: ``lsvg -l rootvg | grep paging`` -> rootvg)."""
+    names = [w for w in command.split("|", 1)[0].split()[1:] if not w.startswith("-")]
+    return names[0] if len(names) == 1 and _VG_NAME.fullmatch(names[0]) else None
 
 
 def parse(text: str) -> Parsed:
