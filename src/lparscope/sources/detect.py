@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from . import parsers
-from .base import Prompt, parse_prompt, split_lines, strip_ansi
+from .base import Prompt, prompt_lines, split_lines, strip_ansi
 
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
 # No command output has lines anywhere near this long (the longest real ones, HMC -F lines,
@@ -160,13 +160,11 @@ def _best(text: str, registry: dict[str, ModuleType], among: list[str] | None = 
 def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
     """(index, prompt) of each piece's first line, cutting at prompt lines."""
     cuts: list[tuple[int, Prompt | None]] = [(0, None)]
-    for i, line in enumerate(lines):
-        p = parse_prompt(line)
-        if p is not None:
-            if cuts[-1][0] == i:
-                cuts[-1] = (i, p)
-            else:
-                cuts.append((i, p))
+    for i, p in prompt_lines(lines):
+        if cuts[-1][0] == i:
+            cuts[-1] = (i, p)
+        else:
+            cuts.append((i, p))
     return cuts
 
 

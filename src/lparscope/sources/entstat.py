@@ -58,7 +58,7 @@ from ._entstat_etherchannel import EtherChannelStats, LacpParty, LacpPortState  
 from ._entstat_record import EthernetAdapterStats  # (re-exported: the record of this parser)
 from ._entstat_sections import SeaStats  # noqa: F401  (re-exported record parts)
 from ._entstat_specific import SpecificBlocks
-from .base import preamble, Parsed, leading_prompt, parse_prompt, split_lines, strip_ansi, to_int
+from .base import preamble, Parsed, leading_prompt, prompt_lines, split_lines, strip_ansi, to_int
 
 KIND = "entstat"
 TITLE = "entstat -d / entstat -all / netstat -v"
@@ -138,9 +138,9 @@ class _Reader(SpecificBlocks):
         return any("Transmit Statistics" in ln for ln in self.lines[idx + 1: idx + 9])
 
     # -- dispatcher ---------------------------------------------------------------------
-    def feed(self, idx: int, raw: str) -> None:
+    def feed(self, idx: int, line: str, prompt: bool) -> None:
+        """Read line ``idx`` (``line``: as :func:`clean_lines` gives it; ``prompt``: it is a prompt line)."""
         lineno = idx + 1
-        line = strip_ansi(raw).replace("\u00a0", " ").rstrip()
         text = line.strip()
         if not text:
             self.flags_open = self.vlan_open = False
@@ -152,7 +152,7 @@ class _Reader(SpecificBlocks):
         if m:
             self.start(m.group("name") or None, lineno, m.group("kind"))
             return
-        if parse_prompt(line) or (("#" in text or "$" in text) and _BARE_PROMPT_RE.match(line)):
+        if prompt or (("#" in text or "$" in text) and _BARE_PROMPT_RE.match(line)):
             return
         m = sec.MEMBER_LABEL_RE.match(line) if "Adapter:" in text else None
         if m:
@@ -314,6 +314,11 @@ class _Reader(SpecificBlocks):
             self.out.records[0].name = self.device_hint
 
 
+def clean_lines(lines: list[str]) -> list[str]:
+    """The lines as the reader reads them: without colours, no-break spaces as spaces, no trailing blanks."""
+    return [strip_ansi(raw).replace("\u00a0", " ").rstrip() for raw in lines]
+
+
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
     pre = preamble(text)
@@ -324,9 +329,11 @@ def parse(text: str) -> Parsed:
         m = _DEVICE_IN_CMD.search(prompt.command)
         hint = m.group(1) if m else None
     reader = _Reader(lines, out, hint)
+    clean = clean_lines(lines)
+    prompts = {i for i, _ in prompt_lines(clean)}  # found at once: nearly no line is one
     for idx in range(start, len(lines)):
         try:
-            reader.feed(idx, lines[idx])
+            reader.feed(idx, clean[idx], idx in prompts)
         except Exception as exc:  # never raise on bad input: report the line instead
             out.warn(idx + 1, f"could not read line ({type(exc).__name__}): {lines[idx].strip()[:60]!r}")
     reader.finish()
