@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from lparscope.sources.base import KNOWN_COMMANDS, parse_prompt, prompt_lines
+from lparscope.sources.base import KNOWN_COMMANDS, parse_prompt
+from lparscope.sources.prompt_scan import prompt_lines
 
 # Pieces prompt lines and look-alikes are made of: sigils, banner marks, user@host, paths,
 # known and unknown command words, option words, and blanks of several kinds (tab, form feed,

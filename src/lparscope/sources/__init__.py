@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
-_PRIVATE = {"base", "detect", "registry", "filenames", "shared_strings"}
+_PRIVATE = {"base", "detect", "registry", "filenames", "shared_strings", "prompt_scan"}
 
 
 def parsers() -> dict[str, ModuleType]:

@@ -20,7 +20,8 @@ from types import ModuleType
 from typing import Any
 
 from . import parsers
-from .base import Prompt, prompt_lines, split_lines, strip_ansi
+from .base import Prompt, split_lines, strip_ansi
+from .prompt_scan import prompt_lines
 
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
 # No command output has lines anywhere near this long (the longest real ones, HMC -F lines,

@@ -58,7 +58,8 @@ from ._entstat_etherchannel import EtherChannelStats, LacpParty, LacpPortState  
 from ._entstat_record import EthernetAdapterStats  # (re-exported: the record of this parser)
 from ._entstat_sections import SeaStats  # noqa: F401  (re-exported record parts)
 from ._entstat_specific import SpecificBlocks
-from .base import preamble, Parsed, leading_prompt, prompt_lines, split_lines, strip_ansi, to_int
+from .base import preamble, Parsed, leading_prompt, split_lines, strip_ansi, to_int
+from .prompt_scan import prompt_lines
 
 KIND = "entstat"
 TITLE = "entstat -d / entstat -all / netstat -v"
