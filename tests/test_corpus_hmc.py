@@ -140,18 +140,21 @@ def test_scanner_workbook_matches_its_csv_export() -> None:
 
 
 # REST XML file -> objects of each resource (hmc_rest.py), PCM processed-metrics JSON -> series of each
-# kind (hmc_pcm.py); the LTM raw ("phyp") JSON, the SEA (NetworkBridge) and vNIC feeds are not read
+# kind (hmc_pcm.py); the LTM raw ("phyp") JSON is not read
 REST = {
     "hmci_logical-partitions.xml": {"lpar": 12, "proc-lpar": 12, "mem-lpar": 12},
     "hmci_managed-systems.xml": {"sys": 2, "proc-sys": 2, "mem-sys": 2},
-    "hmci_vios.xml": {"lpar": 1, "proc-lpar": 1, "mem-lpar": 1, "veth": 1, "vscsi": 4, "vfc": 34},
+    "hmci_vios.xml": {"lpar": 1, "proc-lpar": 1, "mem-lpar": 1, "veth": 1, "sea": 1, "vscsi": 4, "vfc": 34},
     "pypowervm_lpar_feed.txt": {"lpar": 21, "proc-lpar": 21, "mem-lpar": 21},
     "pypowervm_managedsystem.txt": {"sys": 3, "proc-sys": 3, "mem-sys": 3},
     "pypowervm_managedsystem_sriov.txt": {"sys": 1, "proc-sys": 1, "mem-sys": 1},
+    "pypowervm_network_bridge_failover.txt": {"sea": 2},
+    "pypowervm_network_bridge_peer.txt": {"sea": 2},
     "pypowervm_shared_proc_pool.txt": {"procpool": 64},
-    "pypowervm_vios_feed.txt": {"lpar": 2, "proc-lpar": 2, "mem-lpar": 2, "veth": 6, "vscsi": 58, "vfc": 114},
-    "pypowervm_vios_mappings.txt": {"lpar": 1, "proc-lpar": 1, "mem-lpar": 1, "veth": 2, "vscsi": 28, "vfc": 31},
-    "pypowervm_vios_ssp_npiv.txt": {"lpar": 1, "proc-lpar": 1, "mem-lpar": 1, "veth": 3, "vscsi": 9, "vfc": 2},
+    "pypowervm_vios_feed.txt": {"lpar": 2, "proc-lpar": 2, "mem-lpar": 2, "veth": 6, "sea": 2, "vscsi": 58, "vfc": 114},
+    "pypowervm_vios_mappings.txt": {"lpar": 1, "proc-lpar": 1, "mem-lpar": 1, "veth": 2, "sea": 1, "vscsi": 28, "vfc": 31},
+    "pypowervm_vnic_feed.txt": {"vnic": 2, "vnicbkdev": 3},
+    "pypowervm_vios_ssp_npiv.txt": {"lpar": 1, "proc-lpar": 1, "mem-lpar": 1, "veth": 3, "sea": 1, "vscsi": 9, "vfc": 2},
 }
 PCM = {
     "hmci_logical-partition-pcm-perf-data.json": {"lpar": 1},

@@ -68,16 +68,18 @@ def test_vios_entry_after_header_lines_and_its_network_said_not_read():
     lpar = next(o for o in r.records if o.resource == "lpar")
     assert (lpar.attrs["lpar_env"], lpar.attrs["managed_system_uuid"]) == ("vioserver", SYSTEM_UUID)
     assert [w.message for w in r.warnings] == ["2 line(s) before the XML not read",
-                                               "not read: VIOS SEA settings and storage backing devices "
-                                               "(its trunk adapters and mappings are read)"]
+                                               "not read: VIOS storage backing devices "
+                                               "(its trunk adapters, SEAs and mappings are read)"]
     trunk = next(o for o in r.records if o.resource == "veth")
-    assert trunk.attrs == {"lpar_name": "vios7a", "lpar_id": "1", "is_trunk": "1", "slot_num": "3", "port_vlan_id": "4094",
-                           "addl_vlan_ids": "110,120,130", "trunk_priority": "1", "mac_addr": "F6A1B2C3D403",
-                           "ieee_virtual_eth": "1", "state": "1"}
+    assert trunk.attrs == {"lpar_name": "vios7a", "lpar_id": "1", "managed_system_uuid": SYSTEM_UUID, "is_trunk": "1",
+                           "slot_num": "3", "port_vlan_id": "4094", "addl_vlan_ids": "110,120,130", "trunk_priority": "1",
+                           "mac_addr": "F6A1B2C3D403", "ieee_virtual_eth": "1", "state": "1"}
+    [sea] = [o for o in r.records if o.resource == "sea"]  # the entry lists its SEA by name only
+    assert sea.attrs == {"lpar_name": "vios7a", "lpar_id": "1", "managed_system_uuid": SYSTEM_UUID, "sea": "ent8"}
     assert trunk.lines["trunk_priority"] == next(n for n, ln in enumerate(text.splitlines(), 1) if "<TrunkPriority" in ln)
     [vfc] = [o for o in r.records if o.resource == "vfc"]  # the server adapter only: the client's is the LPAR's own
-    assert vfc.attrs == {"lpar_name": "vios7a", "lpar_id": "1", "adapter_type": "server", "slot_num": "142",
-                         "remote_lpar_id": "5", "remote_slot_num": "42"}
+    assert vfc.attrs == {"lpar_name": "vios7a", "lpar_id": "1", "managed_system_uuid": SYSTEM_UUID, "adapter_type": "server",
+                         "slot_num": "142", "remote_lpar_id": "5", "remote_slot_num": "42"}
 
 
 def test_the_estate_has_the_frame_its_partitions_and_pool_with_xml_evidence(tmp_path):

@@ -170,9 +170,11 @@ class FramePartition:
     veth: list[VirtualEth] = field(default_factory=list)
     vscsi: list[VirtualSlot] = field(default_factory=list)
     vfc: list[VirtualSlot] = field(default_factory=list)
+    vnics: list[Any] = field(default_factory=list)  # frame_vnic.Vnic: vNIC adapters and their backing devices
     use: Sequence[UseSample] = field(default_factory=list)  # lslparutil: processor units used per interval (a UseSeries)
     host: str | None = None  # joined Host name
     join: str | None = None  # how it was joined
+    uuid: str | None = None  # the HMC's id of the partition (REST API objects name partitions by it)
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     @property
@@ -263,7 +265,7 @@ class Frame:
     named: bool = True  # False: no -m / system name in the data
     sources: dict[str, set[str]] = field(default_factory=dict)  # file -> resources read from it
     merged: list[str] = field(default_factory=list)  # why records of several files are this one frame
-    # VIOS-side facts only HMC Scanner gives: SEA attributes, FC port attributes, vSCSI maps
+    # VIOS-side facts the HMC data gives (HMC Scanner's sheets; REST: SEAs): SEA attributes, FC port attributes, vSCSI maps
     seas: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "sea", attrs..., "evidence"}
     fc_ports: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "fc", "num_cmd_elems", "max_xfer_size", ...}
     vscsi_maps: list[dict[str, Any]] = field(default_factory=list)  # {"vios", "vhost", "client_id", "vtd", "lun", "backing"}

@@ -52,7 +52,10 @@ class Builder(FrameSet):
 
         def system_of(rec: Any) -> str | None:
             uuid = record_attrs(rec).get("managed_system_uuid") if record_kind(rec) == "HmcObject" else None
-            return self._system_of(rec) or (by_uuid.get(uuid.lower()) if uuid else None)
+            if not uuid:
+                return self._system_of(rec)
+            # no ManagedSystem object names it: the UUID keeps the system apart from others
+            return self._system_of(rec) or by_uuid.get(uuid.lower()) or f"{UNNAMED} (managed system {uuid.lower()})"
 
         names, self.merged = assign_systems(items, system_of)
         return names

@@ -13,6 +13,7 @@ from .frame import (Frame, FramePartition, SharedPool, VirtualEth, VirtualSlot, 
     opt_str, ratio_divisor)
 from .frame_memory import SharedMemoryPool, StorageDevice
 from .frame_records import FrameSet, HmcItem, record_attrs
+from .frame_vnic import vnic_object
 
 _PROC_RUN = {  # profile attribute: lshwres -r proc --level lpar attribute
     "proc_mode": "curr_proc_mode", "min_proc_units": "curr_min_proc_units", "desired_proc_units": "curr_proc_units",
@@ -87,6 +88,7 @@ def hmc_object(fs: FrameSet, fr: Frame, it: HmcItem) -> None:
             p.suspend_capable = suspend
             p.evidence["suspend_capable"] = ev("suspend_capable")
         p.env = opt_str(a.get("lpar_env")) or p.env
+        p.uuid = opt_str(a.get("uuid")) or p.uuid
         p.state = opt_str(a.get("state")) or p.state
         p.os_version = opt_str(a.get("os_version")) or p.os_version
         p.profile_name = opt_str(a.get("curr_profile")) or opt_str(a.get("default_profile")) or p.profile_name
@@ -123,6 +125,10 @@ def hmc_object(fs: FrameSet, fr: Frame, it: HmcItem) -> None:
             trunk=trunk, priority=prio if trunk else None, vswitch=opt_str(a.get("vswitch")),
             ieee=opt_str(a.get("ieee_virtual_eth")) == "1", mac=opt_str(a.get("mac_addr")), state=opt_str(a.get("state")),
             evidence=ev("slot_num")))
+    elif res == "sea":
+        sea_object(fs, fr, a, ev)
+    elif res in ("vnic", "vnicbkdev"):
+        vnic_object(fs, fr, res, a, ev)
     elif res in ("vscsi", "vfc"):
         p = fs.part(fr, opt_str(a.get("lpar_name")), opt_int(a.get("lpar_id")))
         if p is None:
@@ -132,6 +138,31 @@ def hmc_object(fs: FrameSet, fr: Frame, it: HmcItem) -> None:
                            wwpns=[w for w in re.split(r"[,\s]+", a.get("wwpns") or "") if w.strip()],
                            evidence=ev("slot_num"))
         (p.vscsi if res == "vscsi" else p.vfc).append(slot)
+
+
+_SEA_IDENT = ("lpar_name", "lpar_id", "vios_uuid", "managed_system_uuid")
+
+
+def sea_object(fs: FrameSet, fr: Frame, a: dict[str, str], ev: Any) -> None:
+    """An SEA of the HMC REST data as a row of ``fr.seas`` (as HMC Scanner's SEA sheet gives one): its
+    VIOS found by UUID when the data names it so, else by name or partition id."""
+    uuid = (opt_str(a.get("vios_uuid")) or "").lower()
+    p = next((q for q in fr.partitions.values() if uuid and (q.uuid or "").lower() == uuid), None)
+    if p is None:
+        p = fs.part(fr, opt_str(a.get("lpar_name")), opt_int(a.get("lpar_id")))
+    if p is None:
+        return
+    p.env = p.env or "vioserver"  # only a VIOS has an SEA
+    row: dict[str, Any] = {k: v for k, v in a.items() if k not in _SEA_IDENT}
+    row.update(vios=p.name, evidence=ev("ha_mode" if "ha_mode" in a else "sea"))
+    known = next((r for r in fr.seas if (r.get("vios"), r.get("sea")) == (p.name, row.get("sea"))), None)
+    if known is None:
+        fr.seas.append(row)
+    elif "ha_mode" in row and not known.get("ha_mode"):  # the same SEA, listed again with its settings
+        known.update(row)
+    else:
+        for k, v in row.items():
+            known.setdefault(k, v)
 
 
 def _flag(v: Any) -> bool | None:

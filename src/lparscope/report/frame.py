@@ -135,7 +135,11 @@ def _mappings(estate: Estate, fr: Frame) -> dict[str, list[dict[str, Any]]]:
                         "vios": v.name, "vios_slot": s.slot, "vfchost": m.vfchost if m else None,
                         "port": (m.fc_name if m else None) or s.port, "status": m.status if m else None,
                         "wwpns": ", ".join(wwpns)})
-    return {"vscsi": vscsi, "vfc": vfc}
+    vnic = [{"client": p.name, "client_slot": v.slot, "vios": b.vios or b.vios_uuid, "adapter": b.adapter_id,
+             "port": b.port_id, "active": b.active, "status": b.status, "capacity": b.capacity}
+            for p in sorted(fr.partitions.values(), key=lambda q: (q.id or 0, q.name))
+            for v in sorted(p.vnics, key=lambda x: x.slot or 0) for b in v.backings]
+    return {"vscsi": vscsi, "vfc": vfc, "vnic": vnic}
 
 
 def _sizing(estate: Estate, fr: Frame) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -355,6 +359,7 @@ def export_xlsx(report: dict[str, Any], path: str | Path) -> None:
         _sheet(wb, "Memory", [{"frame": f["name"], **r} for f in frames for r in f.get("memory", {}).get("partitions", [])])
         _sheet(wb, "vSCSI map", [{"frame": f["name"], **r} for f in frames for r in f.get("mappings", {}).get("vscsi", [])])
         _sheet(wb, "vFC map", [{"frame": f["name"], **r} for f in frames for r in f.get("mappings", {}).get("vfc", [])])
+        _sheet(wb, "vNIC map", [{"frame": f["name"], **r} for f in frames for r in f.get("mappings", {}).get("vnic", [])])
         _sheet(wb, "VLANs", [{"frame": f["name"], **r} for f in frames for r in f.get("topology", {}).get("vlans", [])])
         _sheet(wb, "VIOS sizing", [{"frame": f["name"], **r} for f in frames for r in f.get("vios_sizing", [])])
         _sheet(wb, "WPAR consolidation", [{k: v for k, v in f["wpar_consolidation"].items() if k != "source"}

@@ -1,5 +1,5 @@
-"""HMC REST API objects (``/rest/api/uom``): ManagedSystem, LogicalPartition, VirtualIOServer and
-SharedProcessorPool, as an Atom feed, one entry, or the bare object (XML, as the HMC returns it or
+"""HMC REST API objects (``/rest/api/uom``): ManagedSystem, LogicalPartition, VirtualIOServer,
+SharedProcessorPool, NetworkBridge and VirtualNICDedicated (vNIC), as an Atom feed, one entry, or the bare object (XML, as the HMC returns it or
 as a tool saved it, e.g. behind a dump's header lines).
 
 Input (a LogicalPartition feed, cut short)::
@@ -38,7 +38,11 @@ table ratio is a power of two (7 is 1:128).
 
 A VirtualIOServer's trunk adapters give ``veth`` objects (``lshwres -r virtualio --rsubtype eth``), its
 vSCSI / vFC mappings ``vscsi`` / ``vfc`` objects of its server adapters (with the client partition
-and slot each serves); not read (said once as a warning): its SEA settings and storage backing devices. The PCM performance
+and slot each serves), its Shared Ethernet Adapters ``sea`` objects (``_hmc_rest_sea.py``: HA mode,
+control channel, PVID, adapters, under their ``lsattr`` names), as do a NetworkBridge's; a vNIC gives
+``vnic`` and ``vnicbkdev`` objects (``_hmc_rest_vnic.py``: slot, backing devices' VIOS, SR-IOV
+adapter and port, state); not read
+(said once as a warning): its storage backing devices. The PCM performance
 data (JSON) is another kind (``hmc_pcm.py``). A document type declaration is refused (no entity is ever expanded).
 """
 
@@ -47,17 +51,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ._hmc_rest_sea import sea_objects
+from ._hmc_rest_vnic import vnic_objects
 from ._hmc_values import HmcObject
 from ._xml_tree import Node, read_tree
 from .base import Parsed, split_lines
 
 KIND = "hmc-rest"
-TITLE = "HMC REST API XML (ManagedSystem, LogicalPartition, VirtualIOServer, SharedProcessorPool)"
+TITLE = "HMC REST API XML (ManagedSystem, LogicalPartition, VirtualIOServer, SharedProcessorPool, NetworkBridge, vNIC)"
 COMMANDS: list[str] = []
 STARTS = None
 
 _UOM = "xmlns/systems/power/firmware/uom"
-_OBJECTS = ("ManagedSystem", "LogicalPartition", "VirtualIOServer", "SharedProcessorPool")
+_OBJECTS = ("ManagedSystem", "LogicalPartition", "VirtualIOServer", "SharedProcessorPool", "NetworkBridge",
+            "VirtualNICDedicated")
 _OBJECT_RE = re.compile(r"<(?:\w+:)?(?:" + "|".join(_OBJECTS) + r")[\s>]")
 _ROOT_RE = re.compile(r"^\s*<(?:\?xml|feed\b|entry\b|(?:\w+:)?(?:" + "|".join(_OBJECTS) + r")\b)")
 _SYSTEM_IN_LINK = re.compile(r"/ManagedSystem/([0-9A-Fa-f-]{8,})(?:/|$)")
@@ -160,6 +167,8 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
     ident_lines: dict[str, int] = {}
     _put(ident, ident_lines, "lpar_name", name)
     _put(ident, ident_lines, "lpar_id", pid)
+    if system_uuid:  # each object of the partition names its managed system (two systems' files never mix)
+        ident["managed_system_uuid"], ident_lines["managed_system_uuid"] = system_uuid, lp.line
     a: dict[str, str] = {}
     ln: dict[str, int] = {}
     _put(a, ln, "name", name)
@@ -203,6 +212,7 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
         out.append(HmcObject("mem-lpar", a, mem.line, None, ln))
     if lp.tag == "VirtualIOServer":
         out.extend(_trunks(lp, ident, ident_lines))
+        out.extend(sea_objects(lp, ident, ident_lines)[0])  # named by the VIOS: never unsure
         out.extend(_mappings(lp, ident, ident_lines))
     return out
 
@@ -267,9 +277,8 @@ def _pool(pool: Node, system_uuid: str | None) -> list[HmcObject]:
 
 
 def _objects(root: Node) -> list[tuple[Node, Node | None]]:
-    """Each ManagedSystem / LogicalPartition / VirtualIOServer / SharedProcessorPool object (not one
-    nested in another), with its Atom entry when it has one, in document order (without recursion:
-    any depth of nesting is read)."""
+    """Each object of :data:`_OBJECTS` (not one nested in another), with its Atom entry when it has
+    one, in document order (without recursion: any depth of nesting is read)."""
     found: list[tuple[Node, Node | None]] = []
     todo: list[tuple[Node, Node | None]] = [(root, None)]
     while todo:
@@ -304,13 +313,20 @@ def parse(text: str) -> Parsed:
             out.records.extend(_managed_system(obj, uuid))
         elif obj.tag == "SharedProcessorPool":
             out.records.extend(_pool(obj, system_uuid))
+        elif obj.tag == "VirtualNICDedicated":
+            out.records.extend(vnic_objects(obj, entry, root if root.tag == "feed" else None))
+        elif obj.tag == "NetworkBridge":
+            seas, unsure = sea_objects(obj, {}, {}, system_uuid)
+            out.records.extend(seas)
+            for line, message in unsure:
+                out.warn(line, message)
         else:
             own_uuid = obj.value("PartitionUUID")
             out.records.extend(_partition(obj, uuid or (own_uuid[0] if own_uuid else None), system_uuid))
             if obj.tag == "VirtualIOServer":
-                skipped.add("VIOS SEA settings and storage backing devices (its trunk adapters and mappings are read)")
+                skipped.add("VIOS storage backing devices (its trunk adapters, SEAs and mappings are read)")
     if not out.records:
-        out.warn(start + 1, "no ManagedSystem, partition or shared pool object with a name or id")
+        out.warn(start + 1, "no ManagedSystem, partition, shared pool, SEA or vNIC object with a name or id")
     for what in sorted(skipped):
         out.warn(start + 1, f"not read: {what}")
     return out

@@ -1,0 +1,80 @@
+"""vNIC adapters of a frame's partitions (HMC data: the REST API's VirtualNICDedicated objects): the
+client's vNIC and the SR-IOV logical ports, each owned by a VIOS, that back it. A vNIC fails over
+between its backing devices (rules-catalogue NET-16), so how many there are, and on which VIOS and
+physical ports, is what the frame rules judge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .estate import Evidence
+from .frame import Frame, opt_float, opt_int, opt_str
+from .frame_records import FrameSet
+
+
+@dataclass
+class VnicBacking:
+    """One backing device: an SR-IOV logical port a VIOS owns, on one physical port of one adapter."""
+
+    vios: str | None  # the VIOS partition's name (None: known by UUID only)
+    vios_uuid: str | None
+    adapter_id: int | None  # the SR-IOV adapter
+    port_id: int | None  # its physical port
+    active: bool | None
+    status: str | None
+    capacity: float | None  # % of the physical port guaranteed to this logical port
+    priority: int | None  # failover priority (lower is preferred)
+    evidence: Evidence | None = None
+
+    @property
+    def where(self) -> str:
+        vios = self.vios or (f"VIOS {self.vios_uuid}" if self.vios_uuid else "an unknown VIOS")
+        return f"{vios} adapter {self.adapter_id if self.adapter_id is not None else '?'} port {self.port_id if self.port_id is not None else '?'}"
+
+
+@dataclass
+class Vnic:
+    """A client partition's vNIC adapter and its backing devices."""
+
+    slot: int | None
+    pvid: int | None = None
+    mac: str | None = None
+    backings: list[VnicBacking] = field(default_factory=list)
+    evidence: Evidence | None = None
+
+
+def _client(fs: FrameSet, fr: Frame, a: dict[str, str]) -> Any:
+    uuid = (opt_str(a.get("lpar_uuid")) or "").lower()
+    p = next((q for q in fr.partitions.values() if uuid and (q.uuid or "").lower() == uuid), None)
+    return p or fs.part(fr, opt_str(a.get("lpar_name")), opt_int(a.get("lpar_id")))
+
+
+def _vnic(p: Any, slot: int | None) -> Vnic:
+    v = next((x for x in p.vnics if x.slot == slot), None)
+    if v is None:
+        v = Vnic(slot)
+        p.vnics.append(v)
+    return v
+
+
+def vnic_object(fs: FrameSet, fr: Frame, res: str, a: dict[str, str], ev: Any) -> None:
+    """A ``vnic`` or ``vnicbkdev`` object of the HMC data onto its client partition."""
+    p = _client(fs, fr, a)
+    if p is None:
+        return
+    v = _vnic(p, opt_int(a.get("slot_num")))
+    if res == "vnic":
+        v.pvid, v.mac, v.evidence = opt_int(a.get("port_vlan_id")), opt_str(a.get("mac_addr")), ev("slot_num")
+        return
+    uuid = opt_str(a.get("vios_uuid"))
+    vios = next((q.name for q in fr.partitions.values() if uuid and (q.uuid or "").lower() == uuid.lower()), None)
+    vios = vios or opt_str(a.get("vios_name"))
+    active = opt_str(a.get("is_active"))
+    b = VnicBacking(vios, uuid, opt_int(a.get("sriov_adapter_id")), opt_int(a.get("sriov_physical_port_id")),
+                    None if active is None else active == "1", opt_str(a.get("status")),
+                    opt_float(a.get("current_capacity")), opt_int(a.get("failover_priority")),
+                    ev("sriov_adapter_id" if "sriov_adapter_id" in a else None))
+    same = (b.vios, b.vios_uuid, b.adapter_id, b.port_id)
+    if all((x.vios, x.vios_uuid, x.adapter_id, x.port_id) != same for x in v.backings):  # the same file read twice
+        v.backings.append(b)

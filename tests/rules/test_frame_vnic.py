@@ -1,0 +1,96 @@
+"""vNIC failover across a frame (rules/frame/vnic.py, rules-catalogue NET-16), from the HMC REST
+API's VirtualNICDedicated feed (sources/_hmc_rest_vnic.py, model/frame_vnic.py). The vNIC feed
+(tests/fixtures/hmc-rest-network/vnic_feed.xml) is written here in the HMC's Atom/XML format: four
+vNICs of dbprd5 (partition 5 of p10frame7, whose VIOS are vios7a and vios7b in tests/fixtures/hmc-rest):
+slot 6 backed on both VIOS (fine), slot 7 by one device, slot 8 by two ports of vios7a only, slot 9
+by two devices of which one has its link down."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lparscope.pipeline import analyze
+from lparscope.sources import hmc_rest
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FEED = FIXTURES / "hmc-rest-network" / "vnic_feed.xml"
+
+
+@pytest.fixture(scope="module")
+def analysis(tmp_path_factory):
+    hmc = tmp_path_factory.mktemp("estate") / "hmc7"
+    shutil.copytree(FIXTURES / "hmc-rest", hmc)
+    shutil.copy(FEED, hmc)
+    return analyze([str(hmc.parent)])
+
+
+def _by_slot(analysis, rule_id):
+    return {f.subject: f for f in analysis.findings if f.rule.id == rule_id}
+
+
+def test_the_feed_gives_vnic_and_backing_device_objects():
+    r = hmc_rest.parse(FEED.read_text())
+    assert r.warnings == []
+    vnics = [o for o in r.records if o.resource == "vnic"]
+    assert [(o.attrs["slot_num"], o.attrs["backing_count"], o.attrs["mac_addr"]) for o in vnics] == [
+        ("6", "2", "A2B3C4D5E606"), ("7", "1", "A2B3C4D5E607"), ("8", "2", "A2B3C4D5E608"), ("9", "2", "A2B3C4D5E609")]
+    dev = next(o for o in r.records if o.resource == "vnicbkdev" and o.attrs["slot_num"] == "7")
+    assert {k: dev.attrs[k] for k in ("lpar_id", "sriov_adapter_id", "sriov_physical_port_id", "is_active", "status",
+                                      "current_capacity", "managed_system_uuid")} == {
+        "lpar_id": "5", "sriov_adapter_id": "1", "sriov_physical_port_id": "1", "is_active": "1",
+        "status": "OPERATIONAL", "current_capacity": "10.0", "managed_system_uuid": "7c2b9d40-31aa-3f0e-8d52-0e6f1a2b3c4d"}
+
+
+def test_backing_devices_join_the_client_and_their_vios_by_uuid(analysis):
+    fr = analysis.estate.frames["p10frame7"]
+    vnics = {v.slot: v for v in fr.partitions["dbprd5"].vnics}
+    assert sorted(vnics) == [6, 7, 8, 9]
+    assert [(b.vios, b.adapter_id, b.port_id, b.active) for b in vnics[6].backings] == [
+        ("vios7a", 1, 0, True), ("vios7b", 2, 0, False)]
+
+
+def test_one_device_and_a_link_down_are_no_failover(analysis):
+    found = _by_slot(analysis, "FRAME-VNIC-NO-FAILOVER")
+    assert sorted(found) == ["vNIC slot 7", "vNIC slot 9"]
+    one = found["vNIC slot 7"]
+    assert "one backing device (vios7a adapter 1 port 1)" in one.message
+    # the frame's other VIOS is named in the command; the adapter and port are the administrator's choice
+    assert one.fix.hmc[1] == ('chhwres -m p10frame7 -r virtualio --rsubtype vnic -o s --id 5 -s 7 '
+                              '-a "backing_devices+=sriov/vios7b/2/<sriov adapter id>/<physical port id>/10"')
+    assert one.rollback.hmc == [one.fix.hmc[1].replace("backing_devices+=", "backing_devices-=")]
+    assert "1 of its 2 backing devices work (vios7b adapter 2 port 1: LINK_DOWN)" in found["vNIC slot 9"].message
+    lines = {(Path(e.path).name, e.line) for e in one.evidence}
+    text = FEED.read_text().splitlines()
+    assert all(name == "vnic_feed.xml" for name, _ in lines)
+    assert any("<VirtualSlotNumber" in text[n - 1] and ">7<" in text[n - 1] for _, n in lines)
+
+
+def test_all_devices_on_one_vios_is_said_apart(analysis):
+    found = _by_slot(analysis, "FRAME-VNIC-ONE-VIOS")
+    assert sorted(found) == ["vNIC slot 8"]
+    assert "are all owned by vios7a" in found["vNIC slot 8"].message
+    assert "sriov/vios7b/2/" in found["vNIC slot 8"].fix.hmc[1]
+
+
+def test_the_same_feed_read_twice_adds_no_backing_device(tmp_path):
+    hmc = tmp_path / "hmc7"
+    shutil.copytree(FIXTURES / "hmc-rest", hmc)
+    shutil.copy(FEED, hmc / "a.xml")
+    shutil.copy(FEED, hmc / "b.xml")
+    a = analyze([str(tmp_path)])
+    vnics = {v.slot: v for v in a.estate.frames["p10frame7"].partitions["dbprd5"].vnics}
+    assert [len(vnics[s].backings) for s in (6, 7, 8, 9)] == [2, 1, 2, 2]
+    assert sorted(_by_slot(a, "FRAME-VNIC-NO-FAILOVER")) == ["vNIC slot 7", "vNIC slot 9"]
+
+
+def test_the_report_maps_each_backing_device(analysis):
+    from lparscope.report.json_report import build_report
+
+    [frame] = build_report(analysis)["frames"]
+    rows = frame["mappings"]["vnic"]
+    assert len(rows) == 7  # 2 + 1 + 2 + 2 backing devices
+    assert rows[-1] == {"client": "dbprd5", "client_slot": 9, "vios": "vios7b", "adapter": 2, "port": 1,
+                        "active": False, "status": "LINK_DOWN", "capacity": 2.0}
