@@ -94,3 +94,28 @@ def test_the_report_maps_each_backing_device(analysis):
     assert len(rows) == 7  # 2 + 1 + 2 + 2 backing devices
     assert rows[-1] == {"client": "dbprd5", "client_slot": 9, "vios": "vios7b", "adapter": 2, "port": 1,
                         "active": False, "status": "LINK_DOWN", "capacity": 2.0}
+
+
+CLI = FIXTURES / "lshwres" / "hmc10_virtualio_vnic.txt"
+
+
+def test_the_command_lines_vnic_listing_is_judged_too(tmp_path):
+    (tmp_path / "hmc10").mkdir()
+    shutil.copy(CLI, tmp_path / "hmc10")
+    a = analyze([str(tmp_path)])
+    fr = a.estate.frames["p10frame9"]
+    vnics = {(p.name, v.slot): v for p in fr.partitions.values() for v in p.vnics}
+    assert [(b.vios, b.adapter_id, b.port_id) for b in vnics[("app21", 6)].backings] == [("vios9a", 1, 0), ("vios9b", 2, 0)]
+    found = [(f.host, f.subject) for f in a.findings if f.rule.id.startswith("FRAME-VNIC")]
+    # app22's second backing device is not in a form read (warned): its vNIC is not judged on one device
+    assert found == [("app21", "vNIC slot 7")]
+    status = {i.status for i in a.estate.inputs}
+    assert status == {"partly"}
+
+
+def test_a_vnic_listing_without_its_command_is_not_a_virtual_ethernet_adapter():
+    from lparscope.sources import hmc_hwres
+
+    text = "\n".join(CLI.read_text().splitlines()[1:]) + "\n"
+    r = hmc_hwres.parse(text)
+    assert {o.resource for o in r.records} == {"vnic"}

@@ -115,6 +115,7 @@ HMC_STEPS: list[Step] = [
         "lshwres -r virtualio --rsubtype eth --level lpar -m {sys}",
         "lshwres -r virtualio --rsubtype scsi -m {sys}",
         "lshwres -r virtualio --rsubtype fc --level lpar -m {sys}",
+        "lshwres -r virtualio --rsubtype vnic --level lpar -m {sys}",  # vNIC backing devices (NET-16); a message where none
         "lshwres -r io --rsubtype slot -m {sys}",
         "lshwres -r mempool -m {sys}",  # Active Memory Sharing (000 §3.3); an HMC message when the frame has none
         "lshwres -r mempool -m {sys} --rsubtype pgdev",
@@ -178,7 +179,7 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
         "lshwres": [
             rf"-r (?:proc|mem) -m {_SYS} --level (?:sys|lpar)",
             rf"-r procpool -m {_SYS}",
-            rf"-r virtualio --rsubtype (?:eth|fc) --level lpar -m {_SYS}",
+            rf"-r virtualio --rsubtype (?:eth|fc|vnic) --level lpar -m {_SYS}",
             rf"-r virtualio --rsubtype scsi -m {_SYS}",
             rf"-r io --rsubtype slot -m {_SYS}",
             rf"-r mempool -m {_SYS}(?: --rsubtype pgdev)?",

@@ -10,6 +10,7 @@ from typing import Any
 
 from .estate import Evidence
 from .frame import Frame, opt_float, opt_int, opt_str
+from ..sources.hmc_hwres import VNIC_BACKING_RE, vnic_backings
 from .frame_records import FrameSet
 
 
@@ -41,6 +42,7 @@ class Vnic:
     pvid: int | None = None
     mac: str | None = None
     backings: list[VnicBacking] = field(default_factory=list)
+    listed: int | None = None  # backing devices the data lists (more than ``backings``: some were not read)
     evidence: Evidence | None = None
 
 
@@ -66,6 +68,15 @@ def vnic_object(fs: FrameSet, fr: Frame, res: str, a: dict[str, str], ev: Any) -
     v = _vnic(p, opt_int(a.get("slot_num")))
     if res == "vnic":
         v.pvid, v.mac, v.evidence = opt_int(a.get("port_vlan_id")), opt_str(a.get("mac_addr")), ev("slot_num")
+        items = vnic_backings(a.get("backing_devices"))
+        listed = opt_int(a.get("backing_count")) if "backing_count" in a else (len(items) if "backing_devices" in a else None)
+        if listed is not None:
+            v.listed = max(v.listed or 0, listed)
+        for item in items:  # the command line's listing (REST: vnicbkdev objects)
+            m = VNIC_BACKING_RE.match(item)
+            if m:
+                _add(v, VnicBacking(m.group("vios"), None, int(m.group("adapter")), int(m.group("port")),
+                                    None, None, None, None, ev("backing_devices")))
         return
     uuid = opt_str(a.get("vios_uuid"))
     vios = next((q.name for q in fr.partitions.values() if uuid and (q.uuid or "").lower() == uuid.lower()), None)
@@ -75,6 +86,16 @@ def vnic_object(fs: FrameSet, fr: Frame, res: str, a: dict[str, str], ev: Any) -
                     None if active is None else active == "1", opt_str(a.get("status")),
                     opt_float(a.get("current_capacity")), opt_int(a.get("failover_priority")),
                     ev("sriov_adapter_id" if "sriov_adapter_id" in a else None))
-    same = (b.vios, b.vios_uuid, b.adapter_id, b.port_id)
-    if all((x.vios, x.vios_uuid, x.adapter_id, x.port_id) != same for x in v.backings):  # the same file read twice
+    _add(v, b)
+
+
+def _add(v: Vnic, b: VnicBacking) -> None:
+    """Add ``b`` unless ``v`` has it (the same file read twice; the command line's and the REST API's view)."""
+    same = (b.vios or b.vios_uuid, b.adapter_id, b.port_id)
+    known = next((x for x in v.backings if (x.vios or x.vios_uuid, x.adapter_id, x.port_id) == same), None)
+    if known is None:
         v.backings.append(b)
+        return
+    for name in ("vios_uuid", "active", "status", "capacity", "priority"):  # what one view gives and the other not
+        if getattr(known, name) is None:
+            setattr(known, name, getattr(b, name))

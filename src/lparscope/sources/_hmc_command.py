@@ -62,7 +62,7 @@ def parse_command(command: str) -> HmcCommand:
     return out
 
 
-_VIO_NAMES = {"eth": "veth", "scsi": "vscsi", "fc": "vfc", "serial": "vserial", "slot": "vslot"}
+_VIO_NAMES = {"eth": "veth", "scsi": "vscsi", "fc": "vfc", "serial": "vserial", "slot": "vslot", "vnic": "vnic"}
 
 
 def resource_name(cmd: HmcCommand) -> str | None:
@@ -112,6 +112,8 @@ def infer_resource(attrs: dict[str, str]) -> str | None:
         return "mem-sys"
     if "curr_mem" in k or "curr_min_mem" in k:
         return "mem-lpar"
+    if "slot_num" in k and ("backing_devices" in k or "backing_device_states" in k):
+        return "vnic"  # a vNIC has a PVID too: told from a virtual Ethernet adapter by its backing devices
     if "slot_num" in k and "port_vlan_id" in k:
         return "veth"
     if "slot_num" in k and "adapter_type" in k:
@@ -146,5 +148,5 @@ def infer_resource(attrs: dict[str, str]) -> str | None:
 SYSCFG_RESOURCES = frozenset({"sys", "lpar", "prof", "sysprof", "frame", "sysconn", "svcevent"})
 HMC_RESOURCES = frozenset({"hmc-version", "hmc-network", "hmc-remote", "hmc-vpd"})
 HWRES_RESOURCES = frozenset({"proc-sys", "proc-lpar", "proc-pool", "procpool", "mem-sys", "mem-lpar", "veth",
-                             "vscsi", "vfc", "vserial", "vslot", "io-slot",
+                             "vscsi", "vfc", "vserial", "vslot", "io-slot", "vnic",
                              "mempool", "mempool-pgdev", "rspool", "rspool-rsdev"})

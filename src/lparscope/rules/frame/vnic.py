@@ -19,9 +19,10 @@ _UP = ("OPERATIONAL", "UP", "ACTIVE")  # states of a working backing device (RES
 
 
 def _vnics(fr: Frame) -> Iterator[tuple[FramePartition, Vnic]]:
+    """Each vNIC whose backing devices were all read (one the parser could not read is not guessed at)."""
     for p in sorted(fr.partitions.values(), key=lambda q: (q.id or 0, q.name)):
         for v in sorted(p.vnics, key=lambda x: x.slot or 0):
-            if v.backings:
+            if v.backings and (v.listed is None or v.listed <= len(v.backings)):
                 yield p, v
 
 
