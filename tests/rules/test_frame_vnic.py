@@ -119,3 +119,19 @@ def test_a_vnic_listing_without_its_command_is_not_a_virtual_ethernet_adapter():
     text = "\n".join(CLI.read_text().splitlines()[1:]) + "\n"
     r = hmc_hwres.parse(text)
     assert {o.resource for o in r.records} == {"vnic"}
+
+
+def test_hmc_scanners_vnic_sheet_same_port_on_two_vios_is_no_failover():
+    # the sheet gives each backing device's VIOS, priority and physical port location (repeated
+    # column groups); web31's two devices sit on one port through two VIOS, web32's on two ports
+    folder = FIXTURES / "hmcscanner-vnic"
+    a = analyze([str(folder)])
+    fr = a.estate.frames["p10frame11"]
+    web31 = fr.partitions["web31"].vnics[0]
+    assert [(b.vios, b.priority, b.location) for b in web31.backings] == [
+        ("vios11a", 50, "U78DA.ND0.WZS0311-P0-C3-T1"), ("vios11b", 60, "U78DA.ND0.WZS0311-P0-C3-T1")]
+    found = [(f.rule.id, f.host, f.subject) for f in a.findings if f.rule.id.startswith("FRAME-VNIC")]
+    assert found == [("FRAME-VNIC-NO-FAILOVER", "web31", "vNIC slot 6")]
+    [f] = [f for f in a.findings if f.rule.id == "FRAME-VNIC-NO-FAILOVER"]
+    assert "all on one physical port (port U78DA.ND0.WZS0311-P0-C3-T1, through vios11a, vios11b)" in f.message
+    assert (Path(f.evidence[0].path).name, f.evidence[0].line) == ("vNIC.csv", 2)

@@ -27,11 +27,28 @@ class VnicBacking:
     capacity: float | None  # % of the physical port guaranteed to this logical port
     priority: int | None  # failover priority (lower is preferred)
     evidence: Evidence | None = None
+    location: str | None = None  # the physical port's location code (HMC Scanner gives it, not the ids)
+
+    @property
+    def port(self) -> object:
+        """The physical port (whichever VIOS owns the logical port on it); None when the data does not say."""
+        if self.location:
+            return self.location
+        return (self.adapter_id, self.port_id) if self.adapter_id is not None and self.port_id is not None else None
+
+    @property
+    def owner(self) -> str:
+        return self.vios or (f"VIOS {self.vios_uuid}" if self.vios_uuid else "an unknown VIOS")
+
+    @property
+    def port_text(self) -> str:
+        if self.location:
+            return f"port {self.location}"
+        return f"adapter {self.adapter_id if self.adapter_id is not None else '?'} port {self.port_id if self.port_id is not None else '?'}"
 
     @property
     def where(self) -> str:
-        vios = self.vios or (f"VIOS {self.vios_uuid}" if self.vios_uuid else "an unknown VIOS")
-        return f"{vios} adapter {self.adapter_id if self.adapter_id is not None else '?'} port {self.port_id if self.port_id is not None else '?'}"
+        return f"{self.owner} {self.port_text}"
 
 
 @dataclass
@@ -91,11 +108,31 @@ def vnic_object(fs: FrameSet, fr: Frame, res: str, a: dict[str, str], ev: Any) -
 
 def _add(v: Vnic, b: VnicBacking) -> None:
     """Add ``b`` unless ``v`` has it (the same file read twice; the command line's and the REST API's view)."""
-    same = (b.vios or b.vios_uuid, b.adapter_id, b.port_id)
-    known = next((x for x in v.backings if (x.vios or x.vios_uuid, x.adapter_id, x.port_id) == same), None)
+    same = (b.vios or b.vios_uuid, b.adapter_id, b.port_id, b.location)
+    known = next((x for x in v.backings if (x.vios or x.vios_uuid, x.adapter_id, x.port_id, x.location) == same), None)
     if known is None:
         v.backings.append(b)
         return
     for name in ("vios_uuid", "active", "status", "capacity", "priority"):  # what one view gives and the other not
         if getattr(known, name) is None:
             setattr(known, name, getattr(b, name))
+
+
+def scanner_vnic(fs: FrameSet, fr: Frame, v: dict[str, str], ev: Evidence | None) -> None:
+    """A row of HMC Scanner's vNIC sheet: the client, its slot, and each backing device's VIOS, failover
+    priority and physical port (repeated column groups: ``VIOS``, ``VIOS#2`` ...)."""
+    p = fs.part(fr, opt_str(v.get("LPAR")), None)
+    if p is None:
+        return
+    vn = _vnic(p, opt_int(v.get("Slot")))
+    vn.pvid, vn.mac, vn.evidence = opt_int(v.get("Port VLAN")), opt_str(v.get("MAC")), ev
+    listed = 0
+    for n in range(1, 1 + sum(1 for k in v if k == "VIOS" or k.startswith("VIOS#"))):
+        suffix = "" if n == 1 else f"#{n}"
+        vios = opt_str(v.get("VIOS" + suffix))
+        if not vios:
+            continue
+        listed += 1
+        _add(vn, VnicBacking(vios, None, None, None, None, None, None, opt_int(v.get("Priority" + suffix)), ev,
+                             location=opt_str(v.get("Physical Port" + suffix))))
+    vn.listed = max(vn.listed or 0, listed)

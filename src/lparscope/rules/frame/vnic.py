@@ -26,8 +26,9 @@ def _vnics(fr: Frame) -> Iterator[tuple[FramePartition, Vnic]]:
                 yield p, v
 
 
-def _port(b: VnicBacking) -> tuple[object, object, object]:
-    return (b.vios or b.vios_uuid, b.adapter_id, b.port_id)
+def _port(b: VnicBacking) -> object:
+    """The physical port under a backing device (a port the data does not give is not taken for another's)."""
+    return b.port if b.port is not None else id(b)
 
 
 def _working(b: VnicBacking) -> bool:
@@ -74,7 +75,9 @@ def frame_vnic_no_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
             if len(v.backings) == 1:
                 why = f"one backing device ({v.backings[0].where}): no vNIC failover"
             elif len(ports) == 1:
-                why = f"its {len(v.backings)} backing devices are all on one physical port ({v.backings[0].where})"
+                owners = sorted({b.owner for b in v.backings})
+                why = (f"its {len(v.backings)} backing devices all on one physical port ({v.backings[0].port_text}, "
+                       f"through {', '.join(owners)})")
             elif len(working) <= 1:
                 down = ", ".join(f"{b.where}: {b.status}" for b in v.backings if not _working(b))
                 why = f"{len(working)} of its {len(v.backings)} backing devices work ({down})"
