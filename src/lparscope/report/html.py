@@ -14,6 +14,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader
 
+from ..dict_views import DictView
 from .charts import chart_context
 from .citations import cite_dicts
 from .plan_html import plan_context
@@ -192,7 +193,9 @@ def render_html(report: dict, charts: list[dict] | None = None) -> str:
             r["citations"] = cite_dicts(str(r.get("source") or ""))
     rule_anchors = {str(r.get("id")): "rule-" + re.sub(r"[^A-Za-z0-9-]", "-", str(r.get("id"))) for r in rules}
     areas = sorted({str(f.get("category")) for f in findings if f.get("category")})
-    frames = _dicts(report.get("frames"))
+    # each frame's dict made once: the template reads its sections (mappings, topology, drift ...)
+    # several times, and a view makes a value each time it is read
+    frames = [f.to_dict() if isinstance(f, DictView) else f for f in _dicts(report.get("frames"))]
     present = {"summary", "findings", "hosts", "inputs"}
     present |= {k for k, v in (("plan", report.get("plan")), ("whatif", report.get("whatif")), ("frames", frames),
                                ("charts", charts), ("rules", rules)) if v}
