@@ -218,13 +218,13 @@ def analyze(
 
     emit("JSON", json_out, lambda p: write_json(report, p))
     if html_out:
-        from .report.html import render_html
+        from .report.html import write_html
         from .report.nmon_charts import estate_charts
         charts = guarded_charts(estate_charts, analysis.estate, internal)
         if whatif_runs:
             from .report.whatif_html import whatif_charts
             charts = list(charts or []) + (guarded_charts(whatif_charts, whatif_runs, internal) or [])
-        emit("HTML", html_out, lambda p: p.write_text(render_html(report, charts), encoding="utf-8"))
+        emit("HTML", html_out, lambda p: write_html(report, charts, p))
     if xlsx:
         from .report.frame import export_xlsx
         emit("Excel", xlsx, lambda p: export_xlsx(report, p))

@@ -8,8 +8,9 @@ report is ever marked safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader
@@ -82,8 +83,8 @@ def _dicts(value: Any) -> list[dict[str, Any]]:
     return [item for item in value or [] if isinstance(item, Mapping)]  # a finding is a view (dict_views.py)
 
 
-def _severity_rank(finding: dict[str, Any]) -> int:
-    severity = finding.get("severity")
+def _severity_rank(finding: Mapping[str, Any]) -> int:
+    severity = finding.get("severity") or "info"  # as _finding shows a finding without one
     return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
 
 
@@ -108,6 +109,29 @@ def _finding(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class _Findings(Sequence[dict[str, Any]]):
+    """The findings as the template shows them, each made when the template comes to it and let go
+    after (9,000 findings' dicts, evidence and citations held at once were 60 MB and more)."""
+
+    def __init__(self, raw: list[Mapping[str, Any]]) -> None:
+        self._raw = raw
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [_finding(f) for f in self._raw[index]]
+        return _finding(self._raw[index])
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (_finding(f) for f in self._raw)
+
+    def values_of(self, key: str) -> list[Any]:
+        """One key of every finding, read without making the findings' dicts."""
+        return [f.get(key) for f in self._raw]
+
+
 def _host(raw: dict[str, Any], anchor: str) -> dict[str, Any]:
     summary = raw.get("summary") if isinstance(raw.get("summary"), dict) else {}
     inventory = raw.get("inventory") if isinstance(raw.get("inventory"), dict) else {}
@@ -126,14 +150,15 @@ def _host(raw: dict[str, Any], anchor: str) -> dict[str, Any]:
     }
 
 
-def _summary(report: dict[str, Any], findings: list[dict[str, Any]], hosts: list[Any],
+def _summary(report: dict[str, Any], findings: _Findings, hosts: list[Any],
              inputs: list[dict[str, Any]]) -> dict[str, Any]:
     """The report's summary block, with counts derived from the lists when it lacks them."""
     given = report.get("summary") if isinstance(report.get("summary"), dict) else {}
     by_severity = given.get("findings") if isinstance(given.get("findings"), dict) else None
     files = given.get("files") if isinstance(given.get("files"), dict) else None
     if by_severity is None:
-        by_severity = {s: sum(f["severity"] == s for f in findings) for s in SEVERITIES}
+        shown = [sev or "info" for sev in findings.values_of("severity")]
+        by_severity = {s: shown.count(s) for s in SEVERITIES}
     if files is None:
         files = {s: sum(i.get("status") == s for i in inputs)
                  for s in ("parsed", "partly", "unrecognised")}
@@ -177,29 +202,53 @@ def _nav(present: set[str]) -> list[tuple[str, str]]:
 
 def render_html(report: dict, charts: list[dict] | None = None) -> str:
     """Return the report as one self-contained HTML document (deterministic for one input)."""
+    return "".join(html_chunks(report, charts))
+
+
+def write_html(report: dict, charts: list[dict] | None, path: Path) -> None:
+    """Write :func:`render_html`'s document to ``path`` as it is made: a thousand hosts' report is
+    57 MB of text, which held whole (and its pieces before the join) doubled the run's peak memory."""
+    with open(path, "w", encoding="utf-8") as out:
+        part: list[str] = []
+        size = 0
+        for chunk in html_chunks(report, charts):
+            part.append(chunk)
+            size += len(chunk)
+            if size >= WRITE_CHARS:
+                out.write("".join(part))
+                part.clear()
+                size = 0
+        out.write("".join(part))
+
+
+WRITE_CHARS = 256 * 1024  # text gathered before each write
+
+
+def html_chunks(report: dict, charts: list[dict] | None = None) -> Iterator[str]:
+    """The HTML document in pieces, in order (jinja2's ``generate``)."""
     raw_hosts = _dicts(report.get("hosts"))
     hosts = [_host(h, f"host-{n}") for n, h in enumerate(raw_hosts, start=1)]
     frames_of = host_frames(report)
     for h, raw in zip(hosts, raw_hosts):
         h["row"] = _host_row(raw, frames_of)
     anchors = {h["name"]: h["anchor"] for h in reversed(hosts)}
-    findings = sorted((_finding(f) for f in _dicts(report.get("findings"))),
-                      key=lambda f: (_severity_rank(f), str(f.get("host") or "")))
+    raw_findings = sorted(_dicts(report.get("findings")), key=lambda f: (_severity_rank(f), str(f.get("host") or "")))
+    findings = _Findings(raw_findings)
     inputs = _dicts(report.get("inputs"))
-    finding_hosts = sorted({str(f.get("host")) for f in findings if f.get("host")})
+    finding_hosts = sorted({str(h) for h in findings.values_of("host") if h})
     rules = sorted(_dicts(report.get("rules")), key=lambda r: str(r.get("id") or ""))
     for r in rules:
         if not isinstance(r.get("citations"), list):
             r["citations"] = cite_dicts(str(r.get("source") or ""))
     rule_anchors = {str(r.get("id")): "rule-" + re.sub(r"[^A-Za-z0-9-]", "-", str(r.get("id"))) for r in rules}
-    areas = sorted({str(f.get("category")) for f in findings if f.get("category")})
+    areas = sorted({str(c) for c in findings.values_of("category") if c})
     # each frame's dict made once: the template reads its sections (mappings, topology, drift ...)
     # several times, and a view makes a value each time it is read
     frames = [f.to_dict() if isinstance(f, DictView) else f for f in _dicts(report.get("frames"))]
     present = {"summary", "findings", "hosts", "inputs"}
     present |= {k for k, v in (("plan", report.get("plan")), ("whatif", report.get("whatif")), ("frames", frames),
                                ("charts", charts), ("rules", rules)) if v}
-    return _environment().get_template("report.html.j2").render(
+    return _environment().get_template("report.html.j2").generate(
         nav=_nav(present),
         sizing_rows=_sizing_by_host(report),
         actions=top_actions(report, 10),
