@@ -89,8 +89,8 @@ QUIET = {
     "FRAME-NIB-PRIMARIES-UNBALANCED", "FRAME-SEA-BUSY-VLANS-ONE-VIOS",
     # the example's aggregation has no 802.3ad port statistics or receive errors; no netstat -s, no vnicstat
     "NET-LAGG-LACP-PORT", "NET-LAGG-RX-ERRORS", "NET-UDP-SOCKBUF-OVERFLOW", "NET-VNIC-SERVER-ERRORS",
-    # the example's partitions have no vNIC (its HMC data lists none)
-    "FRAME-VNIC-NO-FAILOVER", "FRAME-VNIC-ONE-VIOS",
+    # the example's partitions have no vNIC and its HMC data no physical slot listing
+    "FRAME-VNIC-NO-FAILOVER", "FRAME-VNIC-ONE-VIOS", "FRAME-LPM-PHYSICAL-IO",
     # the example frame uses dedicated memory and has no reserved storage device pool (no AMS, AMD or suspend)
     "FRAME-AMS-PAGING-DEVICE", "FRAME-AMS-POOL-OVERCOMMIT", "FRAME-AMS-PAGING-VIOS-SINGLE", "FRAME-AMS-LEVELS",
     "FRAME-AMD-LEVELS", "FRAME-SUSPEND-RS-DEVICE", "FRAME-SUSPEND-VIOS", "MEM-AMS-HYPERVISOR-PAGING",

@@ -171,6 +171,7 @@ class FramePartition:
     vscsi: list[VirtualSlot] = field(default_factory=list)
     vfc: list[VirtualSlot] = field(default_factory=list)
     vnics: list[Any] = field(default_factory=list)  # frame_vnic.Vnic: vNIC adapters and their backing devices
+    io_slots: list[Any] = field(default_factory=list)  # frame_io.PhysicalSlot: physical I/O slots it owns
     use: Sequence[UseSample] = field(default_factory=list)  # lslparutil: processor units used per interval (a UseSeries)
     host: str | None = None  # joined Host name
     join: str | None = None  # how it was joined

@@ -13,6 +13,7 @@ from .frame import (Frame, FramePartition, SharedPool, VirtualEth, VirtualSlot, 
     opt_str, ratio_divisor)
 from .frame_memory import SharedMemoryPool, StorageDevice
 from .frame_records import FrameSet, HmcItem, record_attrs
+from .frame_io import io_slot_object
 from .frame_vnic import vnic_object
 
 _PROC_RUN = {  # profile attribute: lshwres -r proc --level lpar attribute
@@ -129,6 +130,8 @@ def hmc_object(fs: FrameSet, fr: Frame, it: HmcItem) -> None:
         sea_object(fs, fr, a, ev)
     elif res in ("vnic", "vnicbkdev"):
         vnic_object(fs, fr, res, a, ev)
+    elif res == "io-slot":
+        io_slot_object(fs, fr, a, ev)
     elif res in ("vscsi", "vfc"):
         p = fs.part(fr, opt_str(a.get("lpar_name")), opt_int(a.get("lpar_id")))
         if p is None:

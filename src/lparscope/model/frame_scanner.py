@@ -9,6 +9,7 @@ from typing import Any
 
 from .frame import SharedPool, VirtualEth, VirtualSlot, int_list, opt_float, opt_int, opt_str
 from .frame_records import FrameSet, HmcItem
+from .frame_io import scanner_slot
 from .frame_vnic import scanner_vnic
 
 _GB = 1024
@@ -154,6 +155,8 @@ def scanner_row(b: FrameSet, it: HmcItem) -> None:
         (p.vscsi if slot.protocol == "vscsi" else p.vfc).append(slot)
     elif table == "vNIC":
         scanner_vnic(b, fr, v, ev)
+    elif table == "Physical_Slots":
+        scanner_slot(b, fr, v, ev)
     elif table == "SEA":
         row = {k: opt_str(x) for k, x in v.items() if k and not k.isdigit()}
         row.update(vios=opt_str(v.get("VIOS")), sea=opt_str(v.get("SEA")), evidence=ev)

@@ -121,6 +121,7 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "NET-13": ("aix-recv", "aix-adapter"), "NET-14": ("aix-adapter",), "NET-16": ("vnic-concepts", "powercampus-vnic"), "NET-15": ("hyp-eth", "largesend"),
     "STO-02": ("iostat-iops",), "STO-04": ("fcstat-cmd",), "STO-13": ("aix4admins-mpio",), "STO-05": ("iv88990",), "STO-06": ("max-xfer",), "STO-07": ("fast-fail", "ds3500"),
     "STO-09": ("mpio-attrs", "mpio-dev"), "STO-10": ("ds3500",), "STO-12": ("dual-vios",),
+    "LPM-01": ("ps703", "vnic-concepts"),
     "STO-14": ("vscsi-tuning", "dual-vios"), "STO-16": ("p9-vfc",), "STO-18": ("io-tune",), "STO-19": ("aix-fsbuf",),
     "STO-20": ("aix-fsbuf",),
     "SZ-09": ("p10-memory",), "SZ-10": ("p9-vfc",), "SZ-11": ("p750",),
