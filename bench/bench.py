@@ -127,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-pure", action="store_true", help="do not time the pure path")
     ap.add_argument("--hosts", default="100,500,1000", help="estate sizes (hosts), comma-separated")
     ap.add_argument("--no-serial", action="store_true", help="do not also time the estates in one process (LPARSCOPE_WORKERS=1)")
+    ap.add_argument("--no-html", action="store_true", help="do not also time the estates with the HTML report (--html)")
     ap.add_argument("--only", choices=["nmon", "estate", "version"], action="append")
     args = ap.parse_args(argv)
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -187,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
             t, rss = best([LPARSCOPE, "analyze", str(d), "-q", "--json", os.devnull], args.runs)
             run_s[hosts] = t
             line("lparscope analyze", t, size, rss, cat, f"  {t / hosts * 1000:.1f} ms/host")
+            if not args.no_html:  # the README's report: the HTML page as well (findings, charts, frames)
+                th, rssh = best([LPARSCOPE, "analyze", str(d), "-q", "--html", os.devnull], args.runs)
+                line("lparscope analyze --html", th, size, rssh, cat, f"  {th / hosts * 1000:.1f} ms/host")
             if args.no_serial:
                 continue
             t1, rss1 = best([LPARSCOPE, "analyze", str(d), "-q", "--json", os.devnull], args.runs,
