@@ -112,7 +112,7 @@ CATALOGUE: dict[str, tuple[str, ...]] = {
     "CPU-15": ("powercampus-dedicated",),
     "MEM-02": ("p10-memory",), "MEM-03": ("heyrman", "best-practices", "i5-lpar"), "MEM-04": ("heyrman",),
     "MEM-06": ("lynch-paging", "aix-minfree"), "MEM-07": ("aix-minfree",), "MEM-08": ("pgspace",), "MEM-09": ("lynch-paging", "paging-tips"),
-    "MEM-05": ("dpo", "aix4admins-dpo"), "MEM-11": ("aix-large-pages",), "MEM-13": ("aix-vmo",),
+    "MEM-05": ("dpo", "aix4admins-dpo"), "MEM-10": ("aix-vmo",), "MEM-11": ("aix-large-pages",), "MEM-13": ("aix-vmo",),
     "AMS-01": ("ams-mag", "sg248079"), "AMS-02": ("p750",),
     "AME-02": ("ame-perf", "p750"), "AME-03": ("ame-doc",), "AME-05": ("griffiths-ame",),
     "NET-01": ("aix-isno",), "NET-02": ("aix-no", "plso"), "NET-03": ("aix43-udp", "aix-no"), "NET-04": ("aix-no", "sea-stats"),

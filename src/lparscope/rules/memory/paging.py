@@ -1,4 +1,5 @@
-"""Paging space activity since boot (rules-catalogue MEM-08, SZ-09; 000 §3.2.6).
+"""Paging space activity since boot (rules-catalogue MEM-08, SZ-09; 000 §3.2.6), and Deferred Page Space
+Allocation turned off (MEM-10).
 """
 
 from __future__ import annotations
@@ -7,9 +8,10 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Host, Sourced
-from ..changes import partition_change, propose, root_commands
+from ..changes import partition_change, propose, root_commands, tunable_change
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
+from ..host_facts import tunable_int
 from .maximum import hmc_memory_change
 
 PAGING_SINCE_BOOT = threshold(
@@ -87,3 +89,26 @@ def paging_space_activity(host: Host, cfg: Config) -> Iterator[Finding]:
                   values={"current": f"{total(last)} paging-space pages since boot"
                           + (f", comp {comp_v:.1f}%" if comp_v is not None else ""),
                           "suggested": f"no paging-space traffic; first step +{step} MB"})
+
+
+@rule(
+    id="MEM-DPSA-OFF",
+    title="Deferred Page Space Allocation turned off (vmo defps=0)",
+    severity="warning",
+    category="memory",
+    source="rules-catalogue MEM-10 (vmo defps = 1, the default)",
+    rationale="""With Deferred Page Space Allocation (vmo defps=1, the default) a paging-space slot is taken
+    only when a page is actually paged out. With defps=0 AIX reserves paging space for every page a
+    program touches, so a paging space sized for real paging runs out on allocation alone, and processes
+    are killed with paging space low while little is paged. Turn it back on unless an application was
+    certified for early allocation (PSALLOC=early does that per process, deliberately).""",
+)
+def dpsa_off(host: Host, cfg: Config) -> Iterator[Finding]:
+    value, s = tunable_int(host, "defps")
+    if value is None or s is None or value != 0:
+        return
+    yield finding(dpsa_off, host, "vmo defps",
+                  f"{host.name}: defps = 0: paging space is allocated when pages are touched, not when they are paged out.",
+                  evidence=[s.ev()],
+                  changes=[tunable_change(host, "vmo", "defps", 0, 1, note="rules-catalogue MEM-10")],
+                  values={"current": 0, "suggested": 1})
