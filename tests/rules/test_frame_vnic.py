@@ -135,3 +135,18 @@ def test_hmc_scanners_vnic_sheet_same_port_on_two_vios_is_no_failover():
     [f] = [f for f in a.findings if f.rule.id == "FRAME-VNIC-NO-FAILOVER"]
     assert "all on one physical port (port U78DA.ND0.WZS0311-P0-C3-T1, through vios11a, vios11b)" in f.message
     assert (Path(f.evidence[0].path).name, f.evidence[0].line) == ("vNIC.csv", 2)
+
+
+def test_the_sheet_and_the_command_line_on_one_frame_give_each_device_once(tmp_path):
+    # the command line's listing and HMC Scanner's sheet for the same vNIC: ids on one side, location
+    # codes on the other; the vNIC keeps the command line's view (one device), not both (two)
+    (tmp_path / "hmc10").mkdir()
+    shutil.copy(CLI, tmp_path / "hmc10")
+    sheet = (tmp_path / "hmc10" / "vNIC.csv")
+    header = (FIXTURES / "hmcscanner-vnic" / "vNIC.csv").read_text().splitlines()[0]
+    sheet.write_text(header + "\np10frame9,78AB309,app21,7,ded,ded,1,120,0,all,A2B3C4D5E622,all,"
+                     "vios9a,50,U78DA.ND0.WZS0309-P0-C3-T2,27004016" + ",," * 10 + "\n")
+    a = analyze([str(tmp_path)])
+    app21 = {v.slot: v for v in a.estate.frames["p10frame9"].partitions["app21"].vnics}
+    assert [(b.vios, b.adapter_id, b.port_id, b.location) for b in app21[7].backings] == [("vios9a", 1, 1, None)]
+    assert ("app21", "vNIC slot 7") in [(f.host, f.subject) for f in a.findings if f.rule.id == "FRAME-VNIC-NO-FAILOVER"]

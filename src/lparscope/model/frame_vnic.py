@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..sources.hmc_hwres import VNIC_BACKING_RE, vnic_backings
 from .estate import Evidence
 from .frame import Frame, opt_float, opt_int, opt_str
-from ..sources.hmc_hwres import VNIC_BACKING_RE, vnic_backings
 from .frame_records import FrameSet
 
 
@@ -125,6 +125,9 @@ def scanner_vnic(fs: FrameSet, fr: Frame, v: dict[str, str], ev: Evidence | None
     if p is None:
         return
     vn = _vnic(p, opt_int(v.get("Slot")))
+    if any(b.location is None and b.port is not None for b in vn.backings):
+        return  # the command line or the REST API gave this vNIC by adapter and port ids: the sheet's
+        # location codes cannot be matched to them, and the same device twice would hide a lone one
     vn.pvid, vn.mac, vn.evidence = opt_int(v.get("Port VLAN")), opt_str(v.get("MAC")), ev
     listed = 0
     for n in range(1, 1 + sum(1 for k in v if k == "VIOS" or k.startswith("VIOS#"))):
