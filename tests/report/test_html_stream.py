@@ -7,14 +7,14 @@ from pathlib import Path
 
 from lparscope.cli import build_report
 from lparscope.pipeline import analyze
-from lparscope.report import html
+from lparscope.report import html, json_report
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "estate"
 
 
 def test_written_document_is_the_rendered_one(tmp_path, monkeypatch):
     report = build_report(analyze([str(EXAMPLE)]), views=True)
-    monkeypatch.setattr(html, "WRITE_CHARS", 1000)  # many writes: none may lose or repeat a piece
+    monkeypatch.setattr(json_report, "WRITE_CHARS", 1000)  # many writes: none may lose or repeat a piece
     html.write_html(report, None, tmp_path / "r.html")
     assert (tmp_path / "r.html").read_text(encoding="utf-8") == html.render_html(report)
 

@@ -18,6 +18,7 @@ from jinja2 import Environment, PackageLoader
 from ..dict_views import DictView
 from .charts import chart_context
 from .citations import cite_dicts
+from .json_report import write_pieces
 from .plan_html import plan_context
 from .triage import host_frames, top_actions, unrecognised_reasons
 
@@ -208,20 +209,7 @@ def render_html(report: dict, charts: list[dict] | None = None) -> str:
 def write_html(report: dict, charts: list[dict] | None, path: Path) -> None:
     """Write :func:`render_html`'s document to ``path`` as it is made: a thousand hosts' report is
     57 MB of text, which held whole (and its pieces before the join) doubled the run's peak memory."""
-    with open(path, "w", encoding="utf-8") as out:
-        part: list[str] = []
-        size = 0
-        for chunk in html_chunks(report, charts):
-            part.append(chunk)
-            size += len(chunk)
-            if size >= WRITE_CHARS:
-                out.write("".join(part))
-                part.clear()
-                size = 0
-        out.write("".join(part))
-
-
-WRITE_CHARS = 256 * 1024  # text gathered before each write
+    write_pieces(html_chunks(report, charts), path)
 
 
 def html_chunks(report: dict, charts: list[dict] | None = None) -> Iterator[str]:

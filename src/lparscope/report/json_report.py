@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 from typing import Any
 
 from .. import __version__
@@ -131,17 +132,21 @@ def dumps(report: dict[str, Any]) -> str:
 def write_json(report: dict[str, Any], path: Path) -> None:
     """The text of :func:`dumps`, written as it is encoded (a thousand hosts' report is never held
     whole as one string next to its pieces)."""
+    write_pieces(chain(_pieces(report), ("\n",)), path)
+
+
+def write_pieces(pieces: Iterable[str], path: Path) -> None:
+    """Text made in pieces (a report's), written to ``path`` as it comes, WRITE_CHARS at a time."""
     with open(path, "w", encoding="utf-8") as out:
         chunks: list[str] = []
         size = 0
-        for chunk in _pieces(report):
+        for chunk in pieces:
             chunks.append(chunk)
             size += len(chunk)
             if size >= WRITE_CHARS:  # by size, not count: 4,096 findings' lines were 9 MB
                 out.write("".join(chunks))
                 chunks.clear()
                 size = 0
-        chunks.append("\n")
         out.write("".join(chunks))
 
 
