@@ -150,3 +150,17 @@ def test_the_sheet_and_the_command_line_on_one_frame_give_each_device_once(tmp_p
     app21 = {v.slot: v for v in a.estate.frames["p10frame9"].partitions["app21"].vnics}
     assert [(b.vios, b.adapter_id, b.port_id, b.location) for b in app21[7].backings] == [("vios9a", 1, 1, None)]
     assert ("app21", "vNIC slot 7") in [(f.host, f.subject) for f in a.findings if f.rule.id == "FRAME-VNIC-NO-FAILOVER"]
+
+
+def test_an_unreadable_backing_device_is_warned_about_in_a_dump_too():
+    # the warning belongs to the HMC reader every kind shares: a collection dump read as lssyscfg
+    from lparscope.sources import hmc_syscfg
+
+    text = ("###command:lshwres -r virtualio --rsubtype vnic --level lpar -m p10frame9###\n"
+            'lpar_name=app22,lpar_id=22,slot_num=6,port_vlan_id=0,"backing_devices=sriov/vios9a/1/1/0/27004017/2.0,'
+            'vnic-backing/broken"\n'
+            "###command:lssyscfg -r sys -F name###\np10frame9\n")
+    r = hmc_syscfg.parse(text)
+    assert [(w.line, w.message) for w in r.warnings] == [
+        (2, "vNIC slot 6: backing device 'vnic-backing/broken' not read "
+            "(expected sriov/<VIOS>/<VIOS id>/<adapter id>/<port id>/...)")]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..sources.hmc_hwres import VNIC_BACKING_RE, vnic_backings
+from ..sources._hmc_adapters import VNIC_BACKING_RE, vnic_backings
 from .estate import Evidence
 from .frame import Frame, opt_float, opt_int, opt_str
 from .frame_records import FrameSet

@@ -1,6 +1,6 @@
 """The slash-separated adapter lists of HMC partition profiles (``virtual_eth_adapters``,
 ``virtual_scsi_adapters``, ``virtual_fc_adapters``, ``virtual_serial_adapters``, ``io_slots``)
-read into typed dicts.
+read into typed dicts, and the backing devices of a vNIC (``backing_devices``).
 """
 
 from __future__ import annotations
@@ -135,3 +135,14 @@ def parse_io_slots(value: str | None) -> list[IoSlot]:
         pool = p[1] if p[1].strip().lower() not in NONE_VALUES else None
         out.append(IoSlot(drc_index=p[0], slot_io_pool_id=pool, is_required=_flag(p[2]), raw=raw))
     return out
+
+
+# A vNIC backing device as lshwres lists it: sriov/<VIOS>/<VIOS id>/<SR-IOV adapter id>/<physical port id>/...
+# (the chhwres and profile form starts the same way; only these first fields are read)
+VNIC_BACKING_RE = re.compile(r"^sriov/(?P<vios>[^/]+)/(?P<vios_id>\d+)/(?P<adapter>\d+)/(?P<port>\d+)(?:/|$)")
+
+
+def vnic_backings(value: str | None) -> list[str]:
+    """The backing devices of a vNIC's ``backing_devices`` value (comma-separated; "none": none)."""
+    items = [x.strip() for x in (value or "").split(",")]
+    return [x for x in items if x and x.lower() != "none"]

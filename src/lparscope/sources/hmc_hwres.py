@@ -31,7 +31,8 @@ weight and paging VIOS (``mem_mode=shared``).
 vNICs (``lshwres -r virtualio --rsubtype vnic --level lpar``; a row without its command line is told
 from a virtual Ethernet adapter by its ``backing_devices``) give "vnic" objects; the first fields of
 each backing device, ``sriov/<VIOS>/<VIOS id>/<SR-IOV adapter id>/<physical port id>/...``, are
-what the frame model reads (:data:`VNIC_BACKING_RE`), and one in another form is warned about::
+what the frame model reads (``_hmc_adapters.VNIC_BACKING_RE``), and one in another form is warned
+about (``hmc_util.parse_hmc``, for every HMC kind)::
 
     lpar_name=app21,lpar_id=21,slot_num=6,...,port_vlan_id=0,"backing_devices=sriov/vios9a/1/1/0/27004015/2.0/...,sriov/vios9b/2/2/0/..."
 
@@ -43,8 +44,6 @@ for ``default_hpt_ratios=1:64``. Also read: ``-F`` value lines, HMC messages
 """
 
 from __future__ import annotations
-
-import re
 
 from typing import Any
 
@@ -165,23 +164,5 @@ def objects(parsed: Parsed, resource: str) -> list[HmcObject]:
     return [r for r in parsed.records if isinstance(r, HmcObject) and r.resource == resource]
 
 
-# A vNIC backing device as lshwres lists it: sriov/<VIOS>/<VIOS id>/<SR-IOV adapter id>/<physical port id>/...
-# (the chhwres and profile form starts the same way; only these first fields are read)
-VNIC_BACKING_RE = re.compile(r"^sriov/(?P<vios>[^/]+)/(?P<vios_id>\d+)/(?P<adapter>\d+)/(?P<port>\d+)(?:/|$)")
-
-
-def vnic_backings(value: str | None) -> list[str]:
-    """The backing devices of a vNIC's ``backing_devices`` value (comma-separated; "none": none)."""
-    items = [x.strip() for x in (value or "").split(",")]
-    return [x for x in items if x and x.lower() != "none"]
-
-
 def parse(text: str) -> Parsed:
-    out = hmc_util.parse_hmc(text, KIND)
-    for o in objects(out, "vnic"):  # the model reads the first fields of each: say which it cannot
-        for item in vnic_backings(o.attrs.get("backing_devices")):
-            if not VNIC_BACKING_RE.match(item):
-                out.warn(o.lines.get("backing_devices", o.line),
-                         f"vNIC slot {o.attrs.get('slot_num')}: backing device {item[:60]!r} not read "
-                         "(expected sriov/<VIOS>/<VIOS id>/<adapter id>/<port id>/...)")
-    return out
+    return hmc_util.parse_hmc(text, KIND)

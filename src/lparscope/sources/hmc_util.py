@@ -42,6 +42,7 @@ from . import _hmc_values as hv
 from . import _hmc_util_table as ut
 from . import _hmc_util_listing as listing
 from . import _vpd
+from ._hmc_adapters import VNIC_BACKING_RE, vnic_backings
 from .base import Parsed
 
 KIND = "lslparutil"
@@ -186,7 +187,21 @@ def parse_hmc(text: str, kind: str) -> Parsed:
         hc.warn_unread(out, result, sec)
     if out.hostname is None:
         out.hostname = next((r.hostname for r in out.records if isinstance(r, HmcInfo) and r.hostname), None)
+    _warn_unread_vnic_backings(out)
     return out
+
+
+def _warn_unread_vnic_backings(out: Parsed) -> None:
+    """The frame model reads the first fields of each vNIC backing device: say which it cannot
+    (an lshwres listing, or the same listing inside a dump any HMC kind reads)."""
+    for o in out.records:
+        if not (isinstance(o, hv.HmcObject) and o.resource == "vnic"):
+            continue
+        for item in vnic_backings(o.attrs.get("backing_devices")):
+            if not VNIC_BACKING_RE.match(item):
+                out.warn(o.lines.get("backing_devices", o.line),
+                         f"vNIC slot {o.attrs.get('slot_num')}: backing device {item[:60]!r} not read "
+                         "(expected sriov/<VIOS>/<VIOS id>/<adapter id>/<port id>/...)")
 
 
 def _unnamed_records(out: Parsed, result: hc.ReadResult, sec: hc.Section) -> None:
