@@ -290,6 +290,11 @@ class Frame:
     def by_id(self, id: int | None) -> FramePartition | None:
         return self.partition(None, id)
 
+    def by_uuid(self, uuid: str | None) -> FramePartition | None:
+        """The partition the HMC REST API names by this UUID (any case), if the data gave it."""
+        key = (uuid or "").lower()
+        return next((p for p in self.partitions.values() if key and (p.uuid or "").lower() == key), None)
+
     @property
     def vios(self) -> list[FramePartition]:
         return sorted((p for p in self.partitions.values() if p.is_vios), key=lambda p: (p.id or 0, p.name))

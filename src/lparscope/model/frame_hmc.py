@@ -149,10 +149,7 @@ _SEA_IDENT = ("lpar_name", "lpar_id", "vios_uuid", "managed_system_uuid")
 def sea_object(fs: FrameSet, fr: Frame, a: dict[str, str], ev: Any) -> None:
     """An SEA of the HMC REST data as a row of ``fr.seas`` (as HMC Scanner's SEA sheet gives one): its
     VIOS found by UUID when the data names it so, else by name or partition id."""
-    uuid = (opt_str(a.get("vios_uuid")) or "").lower()
-    p = next((q for q in fr.partitions.values() if uuid and (q.uuid or "").lower() == uuid), None)
-    if p is None:
-        p = fs.part(fr, opt_str(a.get("lpar_name")), opt_int(a.get("lpar_id")))
+    p = fr.by_uuid(opt_str(a.get("vios_uuid"))) or fs.part(fr, opt_str(a.get("lpar_name")), opt_int(a.get("lpar_id")))
     if p is None:
         return
     p.env = p.env or "vioserver"  # only a VIOS has an SEA

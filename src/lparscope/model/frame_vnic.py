@@ -64,9 +64,7 @@ class Vnic:
 
 
 def _client(fs: FrameSet, fr: Frame, a: dict[str, str]) -> Any:
-    uuid = (opt_str(a.get("lpar_uuid")) or "").lower()
-    p = next((q for q in fr.partitions.values() if uuid and (q.uuid or "").lower() == uuid), None)
-    return p or fs.part(fr, opt_str(a.get("lpar_name")), opt_int(a.get("lpar_id")))
+    return fr.by_uuid(opt_str(a.get("lpar_uuid"))) or fs.part(fr, opt_str(a.get("lpar_name")), opt_int(a.get("lpar_id")))
 
 
 def _vnic(p: Any, slot: int | None) -> Vnic:
@@ -96,8 +94,8 @@ def vnic_object(fs: FrameSet, fr: Frame, res: str, a: dict[str, str], ev: Any) -
                                     None, None, None, None, ev("backing_devices")))
         return
     uuid = opt_str(a.get("vios_uuid"))
-    vios = next((q.name for q in fr.partitions.values() if uuid and (q.uuid or "").lower() == uuid.lower()), None)
-    vios = vios or opt_str(a.get("vios_name"))
+    owner = fr.by_uuid(uuid)
+    vios = owner.name if owner is not None else opt_str(a.get("vios_name"))
     active = opt_str(a.get("is_active"))
     b = VnicBacking(vios, uuid, opt_int(a.get("sriov_adapter_id")), opt_int(a.get("sriov_physical_port_id")),
                     None if active is None else active == "1", opt_str(a.get("status")),

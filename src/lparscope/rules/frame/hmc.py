@@ -32,6 +32,11 @@ def ms(fr: Frame) -> str:
     return fr.name if fr.named else "<managed-system>"
 
 
+def partition_option(p: FramePartition) -> str:
+    """How chhwres names a partition: by id when the data gives it (a name known only as lparN is not its own)."""
+    return f"--id {p.id}" if p.id is not None else f"-p {p.name}"
+
+
 def prof_cmd(fr: Frame, p: FramePartition, **attrs: Any) -> str:
     kv = ",".join(f"{k}={v}" for k, v in attrs.items())
     return f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name or "<profile>"},lpar_name={p.name},{kv}"'

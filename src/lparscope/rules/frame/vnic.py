@@ -12,7 +12,7 @@ from ...model.frame import Frame, FramePartition
 from ...model.frame_vnic import Vnic, VnicBacking
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
-from .hmc import frames, ms
+from .hmc import frames, ms, partition_option
 
 SOURCE = "rules-catalogue NET-16 (vNIC failover: >= 2 backing devices on different physical ports / VIOS)"
 _UP = ("OPERATIONAL", "UP", "ACTIVE")  # states of a working backing device (REST: OPERATIONAL, LINK_DOWN ...)
@@ -44,7 +44,7 @@ def _add_backing(fr: Frame, p: FramePartition, v: Vnic, avoid: set[str]) -> tupl
     cap = next((b.capacity for b in v.backings if b.capacity is not None), None)
     device = f"sriov/{vios}/<sriov adapter id>/<physical port id>/{cap:g}" if cap is not None else \
         f"sriov/{vios}/<sriov adapter id>/<physical port id>/<capacity %>"
-    target = f"--id {p.id}" if p.id is not None else f"-p {p.name}"
+    target = partition_option(p)
     slot = v.slot if v.slot is not None else "<slot>"
     fix = Commands(hmc=[
         f"lshwres -m {m} -r sriov --rsubtype physport --level eth   # pick a port with a link, on another adapter than "
