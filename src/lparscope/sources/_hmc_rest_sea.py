@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from ._hmc_rest_fields import FLAG, children, put_all
 from ._hmc_values import HmcObject
 from ._xml_tree import Node
 
@@ -40,23 +41,18 @@ _VIOS_IN_LINK = re.compile(r"/VirtualIOServer/([0-9A-Fa-f-]{8,})(?:[/?]|$)")
 _PARTITION_IN_LOCATION = re.compile(r"-V(\d+)-C\d+$")  # a virtual adapter's location code
 
 _YES_NO = {"true": "yes", "false": "no"}.get  # JumboFramesEnabled -> jumbo_frames
-_ONE_ZERO = {"true": "1", "false": "0"}.get  # LargeSend / ThreadModeEnabled -> largesend / thread
 
-# (lsattr name, element, conversion) of an SEA's own elements
-_FIELDS = (("sea", "DeviceName", None), ("ha_mode", "HighAvailabilityMode", str.lower),
-           ("ctl_chan", "ControlChannelInterfaceName", None), ("pvid", "PortVLANID", None),
-           ("jumbo_frames", "JumboFramesEnabled", _YES_NO), ("largesend", "LargeSend", _ONE_ZERO),
-           ("thread", "ThreadModeEnabled", _ONE_ZERO), ("qos_mode", "QualityOfServiceMode", str.lower),
-           ("queue_size", "QueueSize", None))
-
-
-def _children(node: Node | None, tag: str) -> list[Node]:
-    return [c for c in node.children if c.tag == tag] if node is not None else []
+# (lsattr name, element[, conversion]) of an SEA's own elements (LargeSend / ThreadModeEnabled: 0/1)
+_FIELDS = (("sea", "DeviceName"), ("ha_mode", "HighAvailabilityMode", str.lower),
+           ("ctl_chan", "ControlChannelInterfaceName"), ("pvid", "PortVLANID"),
+           ("jumbo_frames", "JumboFramesEnabled", _YES_NO), ("largesend", "LargeSend", FLAG),
+           ("thread", "ThreadModeEnabled", FLAG), ("qos_mode", "QualityOfServiceMode", str.lower),
+           ("queue_size", "QueueSize"))
 
 
 def _backing_device(sea: Node) -> tuple[str, int] | None:
     """The SEA's physical side (an adapter or an EtherChannel): the first device name under its backing choice."""
-    todo = list(_children(sea, "BackingDeviceChoice"))
+    todo = children(sea, "BackingDeviceChoice")
     while todo:
         node = todo.pop(0)
         if node.tag == "DeviceName" and node.text:
@@ -70,20 +66,16 @@ def sea_objects(holder: Node, ident: dict[str, str], ident_lines: dict[str, int]
     """The ``sea`` objects of the SEAs ``holder`` (a VirtualIOServer or a NetworkBridge) lists, and
     warnings as (line, message); ``ident``: the VIOS's name and id when the holder is the VIOS itself."""
     out: list[HmcObject] = []
-    for group in _children(holder, "SharedEthernetAdapters"):
-        for sea in _children(group, "SharedEthernetAdapter"):
+    for group in children(holder, "SharedEthernetAdapters"):
+        for sea in children(group, "SharedEthernetAdapter"):
             a, ln = dict(ident), dict(ident_lines)
-            for key, tag, conv in _FIELDS:
-                found = sea.value(tag)
-                value = (conv(found[0]) if conv else found[0]) if found else None
-                if found and value is not None:
-                    a[key], ln[key] = value, found[1]
+            put_all(a, ln, sea, _FIELDS)
             if "sea" not in a:
                 continue
             backing = _backing_device(sea)
             if backing:
                 a["real_adapter"], ln["real_adapter"] = backing
-            trunks = [t for g in _children(sea, "TrunkAdapters") for t in _children(g, "TrunkAdapter")]
+            trunks = [t for g in children(sea, "TrunkAdapters") for t in children(g, "TrunkAdapter")]
             names = [t.value("DeviceName") for t in trunks]
             if any(names):
                 a["virt_adapters"] = ",".join(n[0] for n in names if n)

@@ -34,13 +34,12 @@ from __future__ import annotations
 
 import re
 
+from ._hmc_rest_fields import FLAG, children, link_match, put
 from ._hmc_values import HmcObject
 from ._xml_tree import Node
 
 _VIOS_IN_LINK = re.compile(r"/ManagedSystem/([0-9A-Fa-f-]{8,})/VirtualIOServer/([0-9A-Fa-f-]{8,})(?:[/?]|$)")
 _PARTITION_IN_LINK = re.compile(r"/LogicalPartition/([0-9A-Fa-f-]{8,})/VirtualNICDedicated")
-
-_FLAG = {"true": "1", "false": "0"}.get
 
 
 def _percent(text: str) -> str | None:
@@ -48,45 +47,26 @@ def _percent(text: str) -> str | None:
     return value if re.fullmatch(r"\d+(?:\.\d+)?", value) else None
 
 
-def _put(a: dict[str, str], ln: dict[str, int], key: str, found: tuple[str, int] | None, conv=None) -> None:  # type: ignore[no-untyped-def]
-    if found is None:
-        return
-    value = conv(found[0]) if conv else found[0].strip()
-    if value:
-        a[key], ln[key] = value, found[1]
-
-
-def _partition_uuid(*nodes: Node | None) -> str | None:
-    """The client partition's UUID, from the SELF link of the vNIC's entry or feed."""
-    for node in nodes:
-        for link in (c for c in (node.children if node is not None else []) if c.tag == "link"):
-            m = _PARTITION_IN_LINK.search(link.attrs.get("href", ""))
-            if m:
-                return m.group(1)
-    return None
-
-
 def vnic_objects(vnic: Node, entry: Node | None, feed: Node | None) -> list[HmcObject]:
     """The ``vnic`` object of one VirtualNICDedicated and a ``vnicbkdev`` object per backing device."""
     ident: dict[str, str] = {}
     ident_lines: dict[str, int] = {}
-    _put(ident, ident_lines, "lpar_id", vnic.value("LocalPartitionID"))
-    _put(ident, ident_lines, "slot_num", vnic.value("VirtualSlotNumber"))
+    put(ident, ident_lines, "lpar_id", vnic.value("LocalPartitionID"))
+    put(ident, ident_lines, "slot_num", vnic.value("VirtualSlotNumber"))
     if "lpar_id" not in ident or "slot_num" not in ident:
         return []
-    uuid = _partition_uuid(entry, feed)
-    if uuid:
-        ident["lpar_uuid"], ident_lines["lpar_uuid"] = uuid, vnic.line
+    client = link_match(_PARTITION_IN_LINK, *children(entry, "link"), *children(feed, "link"))  # their SELF links
+    if client:
+        ident["lpar_uuid"], ident_lines["lpar_uuid"] = client.group(1), vnic.line
     a, ln = dict(ident), dict(ident_lines)
     details = vnic.find("Details")
     if details is not None:
-        _put(a, ln, "port_vlan_id", details.value("PortVLANID"))
-        _put(a, ln, "mac_addr", details.value("MACAddress"))
-        _put(a, ln, "os_device", details.value("OSDeviceName"))
+        put(a, ln, "port_vlan_id", details.value("PortVLANID"))
+        put(a, ln, "mac_addr", details.value("MACAddress"))
+        put(a, ln, "os_device", details.value("OSDeviceName"))
     backings = []
     system_uuid = None
-    for choice in (c for g in vnic.children if g.tag == "AssociatedBackingDevices"
-                   for c in g.children if c.tag == "VirtualNICBackingDeviceChoice"):
+    for choice in (c for g in children(vnic, "AssociatedBackingDevices") for c in children(g, "VirtualNICBackingDeviceChoice")):
         for dev in choice.children:
             if not dev.tag.endswith("BackingDevice"):
                 continue
@@ -97,13 +77,13 @@ def vnic_objects(vnic: Node, entry: Node | None, feed: Node | None) -> list[HmcO
             if m:
                 system_uuid = system_uuid or m.group(1)
                 b["vios_uuid"], bl["vios_uuid"] = m.group(2), link.line  # type: ignore[union-attr]
-            _put(b, bl, "sriov_adapter_id", dev.value("RelatedSRIOVAdapterID"))
-            _put(b, bl, "sriov_physical_port_id", dev.value("RelatedSRIOVPhysicalPortID"))
-            _put(b, bl, "is_active", dev.value("IsActive"), _FLAG)
-            _put(b, bl, "status", dev.value("Status"))
-            _put(b, bl, "current_capacity", dev.value("CurrentCapacityPercentage"), _percent)
-            _put(b, bl, "max_capacity", dev.value("MaxCapacityPercentage"), _percent)
-            _put(b, bl, "failover_priority", dev.value("FailOverPriority"))
+            put(b, bl, "sriov_adapter_id", dev.value("RelatedSRIOVAdapterID"))
+            put(b, bl, "sriov_physical_port_id", dev.value("RelatedSRIOVPhysicalPortID"))
+            put(b, bl, "is_active", dev.value("IsActive"), FLAG)
+            put(b, bl, "status", dev.value("Status"))
+            put(b, bl, "current_capacity", dev.value("CurrentCapacityPercentage"), _percent)
+            put(b, bl, "max_capacity", dev.value("MaxCapacityPercentage"), _percent)
+            put(b, bl, "failover_priority", dev.value("FailOverPriority"))
             backings.append(HmcObject("vnicbkdev", b, dev.line, None, bl))
     if system_uuid:  # the vNIC itself links no managed system: its backing devices' VIOS do
         for attrs, lines in [(a, ln), *((o.attrs, o.lines) for o in backings)]:

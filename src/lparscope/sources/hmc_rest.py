@@ -49,8 +49,8 @@ data (JSON) is another kind (``hmc_pcm.py``). A document type declaration is ref
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from ._hmc_rest_fields import FLAG, link_match, put, put_all
 from ._hmc_rest_sea import sea_objects
 from ._hmc_rest_vnic import vnic_objects
 from ._hmc_values import HmcObject
@@ -78,30 +78,8 @@ def detect(text: str) -> int:
 def _system_uuid(*nodes: Node | None) -> str | None:
     """The managed system's UUID: from an ``AssociatedManagedSystem`` link, or the links of the
     object's Atom entry or feed (``.../ManagedSystem/<uuid>/LogicalPartition``)."""
-    for node in nodes:
-        if node is None:
-            continue
-        for link in [node] + [c for c in node.children if c.tag == "link"]:
-            m = _SYSTEM_IN_LINK.search(link.attrs.get("href", ""))
-            if m:
-                return m.group(1)
-    return None
-
-
-def _put(out: dict[str, str], lines: dict[str, int], key: str, found: tuple[str, int] | None,
-         conv: Any = None) -> None:
-    if found is None:
-        return
-    text, line = found
-    value = conv(text) if conv else text
-    if value is not None:
-        out[key], lines[key] = value, line
-
-
-def _put_all(out: dict[str, str], lines: dict[str, int], node: Node, fields: tuple[tuple[Any, ...], ...]) -> None:
-    """:func:`_put` of each (key, element tag[, conversion]) of ``node``."""
-    for key, tag, *conv in fields:
-        _put(out, lines, key, node.value(tag), *conv)
+    m = link_match(_SYSTEM_IN_LINK, *nodes)
+    return m.group(1) if m else None
 
 
 def _hpt(text: str) -> str | None:
@@ -109,7 +87,6 @@ def _hpt(text: str) -> str | None:
     return f"1:{2 ** n}" if 0 < n < 20 else None
 
 
-_FLAG = {"true": "1", "false": "0"}.get  # a REST boolean as the command line's 0/1
 _DEDICATED = {"true": "ded", "false": "shared"}.get  # CurrentHasDedicatedProcessors -> curr_proc_mode
 _SHARED_MEMORY = {"true": "shared", "false": "ded"}.get  # SharedMemoryEnabled -> mem_mode
 _ENV = {"aix/linux": "aixlinux", "virtual io server": "vioserver", "os400": "os400", "ibm i": "os400"}
@@ -130,28 +107,28 @@ def _managed_system(ms: Node, uuid: str | None) -> list[HmcObject]:
     system = name[0]
     a: dict[str, str] = {}
     ln: dict[str, int] = {}
-    _put(a, ln, "name", name)
+    put(a, ln, "name", name)
     mtm = ms.find("MachineTypeModelAndSerialNumber")
     if mtm is not None:
         machine, model = mtm.value("MachineType"), mtm.value("Model")
         if machine and model:
             a["type_model"], ln["type_model"] = f"{machine[0]}-{model[0]}", machine[1]
-        _put(a, ln, "serial_num", mtm.value("SerialNumber"))
-    _put(a, ln, "state", ms.value("State"), _state)
+        put(a, ln, "serial_num", mtm.value("SerialNumber"))
+    put(a, ln, "state", ms.value("State"), _state)
     if uuid:
         a["uuid"], ln["uuid"] = uuid, ms.line
     out = [HmcObject("sys", a, ms.line, system, ln)]
     proc = ms.find("AssociatedSystemProcessorConfiguration")
     if proc is not None:
         a, ln = {}, {}
-        _put_all(a, ln, proc, (("installed_sys_proc_units", "InstalledSystemProcessorUnits"),
+        put_all(a, ln, proc, (("installed_sys_proc_units", "InstalledSystemProcessorUnits"),
                                ("configurable_sys_proc_units", "ConfigurableSystemProcessorUnits"),
                                ("curr_avail_sys_proc_units", "CurrentAvailableSystemProcessorUnits")))
         out.append(HmcObject("proc-sys", a, proc.line, system, ln))
     mem = ms.find("AssociatedSystemMemoryConfiguration")
     if mem is not None:
         a, ln = {}, {}
-        _put_all(a, ln, mem, (("installed_sys_mem", "InstalledSystemMemory"), ("configurable_sys_mem", "ConfigurableSystemMemory"),
+        put_all(a, ln, mem, (("installed_sys_mem", "InstalledSystemMemory"), ("configurable_sys_mem", "ConfigurableSystemMemory"),
                               ("curr_avail_sys_mem", "CurrentAvailableSystemMemory"),
                               ("sys_firmware_mem", "MemoryUsedByHypervisor"),
                               ("default_hpt_ratios", "DefaultHardwarePageTableRatio", _hpt)))
@@ -165,19 +142,19 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
         return []
     ident: dict[str, str] = {}
     ident_lines: dict[str, int] = {}
-    _put(ident, ident_lines, "lpar_name", name)
-    _put(ident, ident_lines, "lpar_id", pid)
+    put(ident, ident_lines, "lpar_name", name)
+    put(ident, ident_lines, "lpar_id", pid)
     if system_uuid:  # each object of the partition names its managed system (two systems' files never mix)
         ident["managed_system_uuid"], ident_lines["managed_system_uuid"] = system_uuid, lp.line
     a: dict[str, str] = {}
     ln: dict[str, int] = {}
-    _put(a, ln, "name", name)
-    _put(a, ln, "lpar_id", pid)
-    _put(a, ln, "lpar_env", lp.value("PartitionType"), lambda t: _ENV.get(t.lower(), t.lower()))
-    _put(a, ln, "state", lp.value("PartitionState"), _state)
-    _put(a, ln, "os_version", lp.value("OperatingSystemVersion"))
-    _put(a, ln, "curr_profile", lp.value("LastActivatedProfile"))
-    _put(a, ln, "suspend_capable", lp.value("SuspendCapable"), _FLAG)
+    put(a, ln, "name", name)
+    put(a, ln, "lpar_id", pid)
+    put(a, ln, "lpar_env", lp.value("PartitionType"), lambda t: _ENV.get(t.lower(), t.lower()))
+    put(a, ln, "state", lp.value("PartitionState"), _state)
+    put(a, ln, "os_version", lp.value("OperatingSystemVersion"))
+    put(a, ln, "curr_profile", lp.value("LastActivatedProfile"))
+    put(a, ln, "suspend_capable", lp.value("SuspendCapable"), FLAG)
     for key, value in (("uuid", uuid), ("managed_system_uuid", system_uuid)):
         if value:
             a[key], ln[key] = value, lp.line
@@ -185,11 +162,11 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
     proc = lp.find("PartitionProcessorConfiguration")
     if proc is not None:
         a, ln = dict(ident), dict(ident_lines)
-        _put(a, ln, "curr_proc_mode", proc.value("CurrentHasDedicatedProcessors"), _DEDICATED)
-        _put(a, ln, "curr_sharing_mode", proc.value("CurrentSharingMode"), lambda t: _SHARING.get(t.lower()))
+        put(a, ln, "curr_proc_mode", proc.value("CurrentHasDedicatedProcessors"), _DEDICATED)
+        put(a, ln, "curr_sharing_mode", proc.value("CurrentSharingMode"), lambda t: _SHARING.get(t.lower()))
         shared = proc.find("CurrentSharedProcessorConfiguration")
         if shared is not None and a.get("curr_proc_mode") != "ded":
-            _put_all(a, ln, shared, (("curr_proc_units", "CurrentProcessingUnits"),
+            put_all(a, ln, shared, (("curr_proc_units", "CurrentProcessingUnits"),
                                      ("curr_procs", "AllocatedVirtualProcessors"),
                                      ("curr_min_proc_units", "CurrentMinimumProcessingUnits"),
                                      ("curr_max_proc_units", "CurrentMaximumProcessingUnits"),
@@ -199,13 +176,13 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
                                      ("curr_shared_proc_pool_id", "CurrentSharedProcessorPoolID")))
         dedicated = proc.find("CurrentDedicatedProcessorConfiguration")
         if dedicated is not None and a.get("curr_proc_mode") == "ded":
-            _put_all(a, ln, dedicated, (("curr_procs", "CurrentProcessors"), ("curr_min_procs", "CurrentMinimumProcessors"),
+            put_all(a, ln, dedicated, (("curr_procs", "CurrentProcessors"), ("curr_min_procs", "CurrentMinimumProcessors"),
                                         ("curr_max_procs", "CurrentMaximumProcessors")))
         out.append(HmcObject("proc-lpar", a, proc.line, None, ln))
     mem = lp.find("PartitionMemoryConfiguration")
     if mem is not None:
         a, ln = dict(ident), dict(ident_lines)
-        _put_all(a, ln, mem, (("curr_mem", "CurrentMemory"), ("curr_min_mem", "CurrentMinimumMemory"),
+        put_all(a, ln, mem, (("curr_mem", "CurrentMemory"), ("curr_min_mem", "CurrentMinimumMemory"),
                               ("curr_max_mem", "CurrentMaximumMemory"), ("curr_mem_expansion", "CurrentExpansionFactor"),
                               ("mem_mode", "SharedMemoryEnabled", _SHARED_MEMORY),
                               ("curr_hpt_ratio", "CurrentHardwarePageTableRatio", _hpt)))
@@ -225,14 +202,14 @@ def _trunks(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) -> l
         for t in (c for c in trunks.children if c.tag == "TrunkAdapter"):
             a, ln = dict(ident), dict(ident_lines)
             a["is_trunk"], ln["is_trunk"] = "1", t.line
-            _put_all(a, ln, t, (("slot_num", "VirtualSlotNumber"), ("port_vlan_id", "PortVLANID"),
+            put_all(a, ln, t, (("slot_num", "VirtualSlotNumber"), ("port_vlan_id", "PortVLANID"),
                                 ("addl_vlan_ids", "TaggedVLANIDs", lambda v: ",".join(v.split())),
                                 ("trunk_priority", "TrunkPriority"), ("mac_addr", "MACAddress"),
-                                ("ieee_virtual_eth", "TaggedVLANSupported", _FLAG), ("state", "VariedOn", _FLAG)))
+                                ("ieee_virtual_eth", "TaggedVLANSupported", FLAG), ("state", "VariedOn", FLAG)))
             # REST names the virtual switch by number only: 0 is the default switch (ETHERNET0, the
             # name the model assumes when none is given); another keeps its number, so trunk adapters
             # of different switches are never compared as one
-            _put(a, ln, "vswitch", t.value("VirtualSwitchID"), lambda v: None if v == "0" else f"virtual switch {v}")
+            put(a, ln, "vswitch", t.value("VirtualSwitchID"), lambda v: None if v == "0" else f"virtual switch {v}")
             out.append(HmcObject("veth", a, t.line, None, ln))
     return out
 
@@ -257,7 +234,7 @@ def _mappings(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) ->
                     continue
                 a, ln = dict(ident), dict(ident_lines)
                 a["adapter_type"], ln["adapter_type"] = "server", ad.line
-                _put_all(a, ln, ad, (("slot_num", "VirtualSlotNumber"), ("remote_lpar_id", remote_id),
+                put_all(a, ln, ad, (("slot_num", "VirtualSlotNumber"), ("remote_lpar_id", remote_id),
                                      ("remote_slot_num", remote_slot)))
                 out.append(HmcObject(res, a, ad.line, None, ln))
     return out
@@ -266,7 +243,7 @@ def _mappings(vios: Node, ident: dict[str, str], ident_lines: dict[str, int]) ->
 def _pool(pool: Node, system_uuid: str | None) -> list[HmcObject]:
     a: dict[str, str] = {}
     ln: dict[str, int] = {}
-    _put_all(a, ln, pool, (("shared_proc_pool_id", "PoolID"), ("name", "PoolName"),
+    put_all(a, ln, pool, (("shared_proc_pool_id", "PoolID"), ("name", "PoolName"),
                            ("max_pool_proc_units", "MaximumProcessingUnits"),
                            ("curr_reserved_pool_proc_units", "CurrentReservedProcessingUnits")))
     if "shared_proc_pool_id" not in a:
