@@ -18,13 +18,14 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "lparscope"
 # Lowest first. A package may import a package of a lower layer, never one of its own layer
 # (other than itself) or a higher one. docs/architecture.md explains each layer.
 LAYERS: list[set[str]] = [
-    {"__init__", "numbers", "pipeline_guard", "heap", "dict_views"},  # the version; leaf helpers (finite numbers, failure guards, the GC, report dicts made when read)
+    {"__init__", "numbers", "pipeline_guard", "heap", "dict_views", "compress_z"},  # the version; leaf helpers (finite numbers, failure guards, the GC, report dicts made when read, .Z expansion)
     {"native_core"},                # the optional native core (lparscope._nmon_native), when it is current
     {"nmon", "collect"},            # nmon recordings as tables; the collector scripts (no analysis)
     {"sources"},                    # one parser per input kind: text -> records
     {"input_items"},                # what reading inputs yields (limits, input file, problem), shared by its two halves
     {"inputs"},                     # files, folders, archives -> classified inputs
     {"parse_pool"},                 # the pure half of reading text inputs, on every core
+    {"snap_trees"},                 # AIX snap trees read as one host each
     {"model"},                      # records -> the estate (hosts, frames, pools, series)
     {"sizing"},                     # measured use -> sizes (pure numbers over the model)
     {"rules"},                      # the estate -> findings

@@ -6,6 +6,7 @@ helpers both halves use. It imports nothing else of lparscope, so neither half i
 from __future__ import annotations
 
 import lzma
+import re
 import tarfile
 import zipfile
 import zlib
@@ -75,6 +76,34 @@ def _safe_member_name(name: str) -> str | None:
 def _member_folder(member: str, bundle_display: str) -> str:
     parent = PurePosixPath(member).parent.name
     return parent or Path(bundle_display.split("!")[-1]).name.split(".")[0]
+
+
+def short_host(name: str) -> str:
+    """Host name without its DNS domain ("aix1.example.com" -> "aix1")."""
+    name = name.strip()
+    return name if not name or name[0].isdigit() else name.split(".")[0]
+
+
+# The folders AIX ``snap`` writes its outputs in (/tmp/ibmsupt/general, kernel, tcpip, lvm ...; the
+# VIOS adds svCollect and lsvirt): a file there belongs to the host of the whole snap, never to a
+# host named after the folder.
+SNAP_FOLDERS = frozenset("""general kernel lvm filesys tcpip nfs printer sna async dump security ssa wlm
+    XS25 lang pcixscsi sissas scraid testcase other client_collect svCollect lsvirt hacmp HACMP""".split())
+_ARCHIVE_SUFFIX = re.compile(r"(?:\.(?:tar|pax|tgz|zip|gz|Z|bz2|xz))+$")
+
+
+def snap_root(display: str) -> tuple[str, str] | None:
+    """(the snap tree, its own folder's name) of a file in one of a snap's folders (the file's
+    folder or that folder's parent: general/diagnostics), else None. The tree is the display
+    path up to that folder (``/data/aix7`` or ``aix7.snap.pax.Z!.``); the name is its last folder
+    or bundle (``aix7``), "" when there is none."""
+    names = re.split(r"[/\\!]", display)
+    for i in (len(names) - 2, len(names) - 3):
+        if i >= 0 and names[i] in SNAP_FOLDERS:
+            tree = display[:sum(len(n) + 1 for n in names[:i])].rstrip("/\\!")
+            above = [n for n in names[:i] if n not in ("", ".")]
+            return tree, _ARCHIVE_SUFFIX.sub("", above[-1]) if above else ""
+    return None
 
 
 def decode_text(data: bytes) -> str | None:

@@ -1,4 +1,5 @@
-"""Read what the user gave: files, folders and tar / zip bundles, without changing anything.
+"""Read what the user gave: files, folders and tar / zip bundles (plain, gzip, bzip2, xz or Unix
+compress .Z: AIX snap -c writes snap.pax.Z), without changing anything.
 
 Bundles are read in place (never extracted to disk). Members that are links, devices,
 absolute paths or paths climbing out of the bundle (``../``) are refused, and size
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .bundles import read_tar, read_zip
+from .compress_z import TooLargeZ, expand_z, is_z
 from .input_items import (DAMAGE, InputFile, InputProblem, Item, Limits, _mb, _member_folder,  # noqa: F401
                           _safe_member_name, decode_text, is_nmon, utf16_as_utf8, utf16_codec)
 from .pipeline_guard import describe
@@ -30,6 +32,9 @@ class Collected:
 
 
 CHUNK = 1024 * 1024
+# A .Z file is expanded in memory (its tar read from there): up to this many times the size of
+# one text file (snap -gc gives a few MB; a snap with a system dump is refused, and said so).
+Z_EXPANDED_FACTOR = 4
 
 
 class TooLarge(Exception):
@@ -168,6 +173,15 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
                 return
             data = expanded
+    if is_z(data):  # Unix compress (AIX snap -c writes snap.pax.Z)
+        cap = Z_EXPANDED_FACTOR * limits.max_file_bytes
+        try:
+            data = expand_z(data, cap)
+        except TooLargeZ:
+            yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read (uncompress it, "
+                                        "and give what it holds)")
+            return
+        budget.expand(len(data))
     data = utf16_as_utf8(data)
     if is_nmon(data[:16]):
         yield InputFile(display, "", folder, nmon=data)
@@ -285,7 +299,7 @@ LATER = _Later()
 def _plain_text(head: bytes) -> bool:
     """The head of a file that :func:`_from_bytes` would read as plain text, whatever follows: not
     compressed, a bundle, a workbook, UTF-16 or binary (each is told from the first 64 KB or less)."""
-    return not (head[:2] == b"\x1f\x8b" or _is_zip(head) or _is_workbook(head) or _is_tar(head)
+    return not (head[:2] == b"\x1f\x8b" or is_z(head) or _is_zip(head) or _is_workbook(head) or _is_tar(head)
                 or utf16_codec(head) is not None or b"\x00" in head[:8192])
 
 

@@ -11,8 +11,10 @@ from pathlib import PurePath
 
 from . import heap
 from .parse_pool import Prepared, pack, parse_segment, prepare_input, prepared_inputs
+from .snap_trees import SnapTrees
 from .pipeline_guard import describe, file_seconds
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
+from .input_items import short_host
 from .model import build
 from .model.frame_build import build_frames
 from .model.estate import Estate, Evidence, InputStatus
@@ -37,12 +39,6 @@ class Analysis:
         if not self.internal:
             self.internal = [f"{i.path}:{i.line}: {i.reason}" for i in self.estate.inputs if i.internal]
             self.internal += [p for p in self.problems if p.startswith(("rule ", "internal error", "plan failed"))]
-
-
-def short_host(name: str) -> str:
-    """Host name without its DNS domain ("aix1.example.com" -> "aix1")."""
-    name = name.strip()
-    return name if not name or name[0].isdigit() else name.split(".")[0]
 
 
 def _file_host(segments_hosts: list[str | None], folder: str, display: str, name_host: str | None = None) -> str:
@@ -78,6 +74,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
         [*collected.files, *collected.problems] if isinstance(collected, Collected) else collected)
     problems: list[InputProblem] = []
     strings: dict[str, str] = {}  # the run's shared strings, for the files parsed here (parse_pool.prepare)
+    snaps = SnapTrees()
     for n, (f, pre) in enumerate(prepared_inputs(items, workers), start=1):  # parsed on every core, folded here in order
         if not n % 64:
             heap.settle()  # the model read so far lives to the end of the run
@@ -89,13 +86,18 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
         try:
             if f.nmon is not None:
                 read_nmon_file(estate, f, registry, tz, strings)
-            else:
-                _read_text_file(estate, f, registry, texts, pre, strings)
+            elif not snaps.holds(f, pre, registry, strings):
+                _read_text_file(estate, f, registry, texts, snaps.prepared, strings, snaps.host)
         except Exception as exc:  # MemoryError and RecursionError included: one input never ends the run
             _internal(estate, f.display, 1, None, f.folder, "reading it", exc)
         finally:
             f.text = ""  # the text lives on in ``texts`` only (for excerpts); bytes are released
             f.nmon = None if isinstance(f.nmon, bytes) else f.nmon
+    for f, pre, host in snaps.held():
+        try:
+            _read_text_file(estate, f, registry, texts, pre, strings, host)
+        except Exception as exc:
+            _internal(estate, f.display, 1, None, host, "reading it", exc)
     for prob in problems:
         estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
     for stage, step in (("settling the model", build.finish), ("building the frames", _frames)):
@@ -111,23 +113,26 @@ def _frames(estate: Estate) -> None:
 
 
 def _read_text_file(estate: Estate, f: InputFile, registry: Registry, texts: dict[str, bytes],
-                    prepared: Prepared | None = None, strings: dict[str, str] | None = None) -> None:
+                    prepared: Prepared | None = None, strings: dict[str, str] | None = None,
+                    folder_host: str | None = None) -> None:
     """One text file: cut into command outputs, each parsed (:func:`parse_pool.prepare`, maybe in a
-    worker process) and folded into its host on its own (here, in input order)."""
+    worker process) and folded into its host on its own (here, in input order). ``folder_host``:
+    the host when the file names none, instead of its folder's name (a snap tree's host)."""
     pre = prepared if prepared is not None else prepare_input(f, registry.get(), strings)
+    folder = folder_host or f.folder
     if pre.skip:
-        estate.inputs.append(InputStatus(f.display, 1, None, f.folder if pre.skip_folder else "", "unrecognised",
+        estate.inputs.append(InputStatus(f.display, 1, None, folder if pre.skip_folder else "", "unrecognised",
                                          pre.skip))
         return
     texts[f.display] = pre.packed or pack(f.text)  # none packed: the worker failed on it (cut_error below)
     if pre.cut_error:
-        estate.inputs.append(InputStatus(f.display, 1, None, f.folder, "unrecognised",
+        estate.inputs.append(InputStatus(f.display, 1, None, folder, "unrecognised",
                                          f"internal error while cutting it into command outputs: {pre.cut_error}",
                                          internal=True))
         return
     segments, hint, shift, results = pre.segments, pre.hint, pre.shift, pre.results
     hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]
-    default_host = _file_host(hosts, f.folder, f.display, hint.host if hint else None)
+    default_host = _file_host(hosts, folder, f.display, hint.host if hint else None)
     if not segments:
         estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
     host_from_name = not any(hosts)

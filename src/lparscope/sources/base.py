@@ -239,6 +239,24 @@ def _banner_command(line: str) -> Prompt | None:
     return _bare_command(inner)
 
 
+# The header AIX ``snap`` writes above each command it runs (general.snap, kernel.snap,
+# tcpip.snap ...): five dots, blanks, the command line; a line of dots alone above and below it.
+SNAP_RULE = "....."
+_SNAP_HEADER_RE = re.compile(r"\.{5}[ \t]+([A-Za-z_/][\w./+-]*(?:[ \t].*)?)$")
+
+
+def snap_header(line: str) -> Prompt | None:
+    """The command of a snap section header (``.....    lsattr -El sys0``), whatever the command:
+    the header says it is one, so an unknown command still ends the output above it."""
+    m = _SNAP_HEADER_RE.match(line.rstrip())
+    return Prompt(command=m.group(1).strip()) if m else None
+
+
+def is_snap_rule(line: str) -> bool:
+    """A line of dots alone, framing a snap section header (not part of any output)."""
+    return line.startswith(SNAP_RULE) and not line.strip(". \t")
+
+
 def parse_prompt(line: str) -> Prompt | None:
     """A shell prompt line with a command, or None.
 
@@ -247,6 +265,8 @@ def parse_prompt(line: str) -> Prompt | None:
     """
     if len(line) > MAX_PROMPT_LINE or not line or line.isspace():
         return None
+    if line.startswith(SNAP_RULE):
+        return snap_header(line)
     # No prompt sigil (the _SIGILS as substring tests: a character-class search steps through the
     # line) and no banner: only a command typed alone can be here.
     if _SIGIL_1 not in line and _SIGIL_2 not in line and _SIGIL_3 not in line and line.lstrip()[:1] not in "=*-~[":

@@ -2,7 +2,8 @@
 
 People paste outputs one after another, with or without the prompt that ran them.
 A file is cut (1) at every prompt line naming a command (a banner such as
-``==== lsattr -El sys0 ====`` counts as one, see ``base.parse_prompt``), (2) inside
+``==== lsattr -El sys0 ====`` counts as one, and so does the ``.....    lsattr -El sys0``
+header AIX ``snap`` writes, see ``base.parse_prompt``), (2) inside
 prompt-less text, at a line that opens another kind's output (each parser's ``STARTS``),
 and (3) at a collection script's title line (``FC info:``) where what follows is clearly
 another kind the piece's own parser could not read. Terminal colours are removed first,
@@ -20,7 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from . import parsers
-from .base import Prompt, split_lines, strip_ansi
+from .base import SNAP_RULE, Prompt, is_snap_rule, snap_header, split_lines, strip_ansi
 from .prompt_scan import prompt_lines
 
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
@@ -158,6 +159,10 @@ def _best(text: str, registry: dict[str, ModuleType], among: list[str] | None = 
     return best, score
 
 
+def _dotted(lines: list[str]) -> list[str]:
+    return [ln for ln in lines if ln.startswith(SNAP_RULE)]
+
+
 def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
     """(index, prompt) of each piece's first line, cutting at prompt lines."""
     cuts: list[tuple[int, Prompt | None]] = [(0, None)]
@@ -263,6 +268,10 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
     """The command outputs in ``text``, in order, each with its kind (or why none)."""
     registry = registry if registry is not None else parsers()
     lines = split_lines(strip_ansi(text))
+    if (text.startswith(SNAP_RULE) or "\n" + SNAP_RULE in text) and any(map(snap_header, _dotted(lines))):
+        # the lines of dots framing a snap's section headers belong to no output (the file's line
+        # numbers stay: the line is emptied, not removed)
+        lines = ["" if is_snap_rule(ln) else ln for ln in lines]
     cut = _cut_long_lines(lines)
     starts = _starts(registry)
     memo: dict[Any, Any] = {}  # detections and parses of the same text, made once for this file

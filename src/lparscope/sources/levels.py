@@ -19,7 +19,8 @@ Without a prompt the shape decides: ``NNNN-NN-NN-NNNN`` is ``oslevel -s``, ``NNN
 is ``oslevel -r``, a four-part dotted version starting with 1..4 is ``ioslevel`` and
 one starting with 5..7 is plain ``oslevel``. The ``-q`` lists (``Known Service Packs``
 then one level a line) give one record per listed level. ``$ oem_setup_env`` /
-``# oslevel -s`` sequences inside the text are followed.
+``# oslevel -s`` sequences inside the text are followed. A VIOS snap's ``svCollect/VIOS.level``
+line (``VIOS Level is 3.1.4.10``) is an ioslevel value.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ STARTS = None
 _DOTTED = re.compile(r"^(\d+)\.(\d+)\.(\d+)\.(\d+)$")
 _SP = re.compile(r"^(\d{4})-(\d{2})-(\d{2})-(\d{4})$")
 _TL = re.compile(r"^(\d{4})-(\d{2})$")
+# The line a VIOS snap keeps its level in (svCollect/VIOS.level): ioslevel's value.
+_VIOS_LEVEL = re.compile(r"^VIOS Level is (\d+(?:\.\d+){3})$")
 _KNOWN_HEAD = re.compile(r"^Known (?:Recommended Maintenance Levels|Maintenance Levels|Technology Levels|Service Packs)\s*$")
 
 
@@ -112,6 +115,8 @@ def detect(text: str) -> int:
     if any(p and _form_of(p.command) for p in map(parse_prompt, lines[:4])):
         return 95
     body = [ln for ln in lines[start:] if not _KNOWN_HEAD.match(ln) and not re.match(r"^-+$", ln)]
+    if body and any(_VIOS_LEVEL.match(ln) for ln in body):
+        return 80
     if body and all(_shape(ln) for ln in body):
         return 80 if len(body) <= 3 else 60
     return 0
@@ -141,6 +146,9 @@ def parse(text: str) -> Parsed:
         if _KNOWN_HEAD.match(s):
             listed = True
             continue
+        vios = _VIOS_LEVEL.match(s)
+        if vios:
+            s, form = vios.group(1), "ioslevel"
         shape = _shape(s)
         if shape is None:
             out.warn(lineno, f"not a level: {s[:60]!r}")

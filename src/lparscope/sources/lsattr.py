@@ -17,7 +17,8 @@ Also read: the VIOS form (header ``attribute value description user_settable``),
 ``-F name:value`` colon rows, the ``-O`` form (``#name1:name2`` header then one
 colon row of values) and text whose column padding was collapsed to single spaces.
 The device name comes from the command line when one is present; otherwise it is
-``None`` and the caller may supply it (for example from the file name).
+``None`` and the caller may supply it (for example from the file name). ``lsattr -El inet0``
+names the host (its ``hostname`` attribute) when no prompt does.
 """
 
 from __future__ import annotations
@@ -146,6 +147,9 @@ def _description_column(lines: list[str]) -> int | None:
     return max(cols, key=cols.get) if cols else None
 
 
+_HOST_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$")
+
+
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
     pre = preamble(text)
@@ -192,4 +196,7 @@ def parse(text: str) -> Parsed:
             )
             continue
         out.warn(lineno, f"not an attribute row: {line.strip()[:60]!r}")
+    if out.hostname is None and device == "inet0":
+        # inet0's hostname attribute is the host's own name (a snap's general.snap has it)
+        out.hostname = next((r.value for r in out.records if r.name == "hostname" and _HOST_NAME.match(r.value)), None)
     return out

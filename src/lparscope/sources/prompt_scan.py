@@ -15,10 +15,11 @@ from .base import _SIGILS, KNOWN_COMMANDS, Prompt, parse_prompt
 # or a known command's name as a whole word. Sigils are found by str.find, line starts by a
 # pattern anchored on the line end before them (a literal first character, which the regular
 # expression engine looks for quickly; a pattern tried at every character reads 50 MB/s);
-# the lookahead keeps the command names from being tried on lines that cannot start one.
+# the lookahead keeps the command names from being tried on lines that cannot start one. A snap
+# section header starts with five dots (base.snap_header).
 _LINE_START_CANDIDATE_RE = re.compile(
-    r"\n[^\S\n]*(?:[=*~\[-]|(?=[a-z_])(?:" + "|".join(sorted(KNOWN_COMMANDS, key=len, reverse=True))
-    + r")(?![a-z_]))")
+    r"\n(?:\.{5}|[^\S\n]*(?:[=*~\[-]|(?=[a-z_])(?:" + "|".join(sorted(KNOWN_COMMANDS, key=len, reverse=True))
+    + r")(?![a-z_])))")
 
 
 def prompt_lines(lines: list[str]) -> list[tuple[int, Prompt]]:

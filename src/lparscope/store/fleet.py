@@ -71,7 +71,7 @@ def work_items(folder: Path) -> tuple[list[str], list[str]]:
 def read_recording(path: str) -> tuple[str, str, dict[str, np.ndarray]] | None:
     """(frame, host, columns) of one nmon file: the store's per-host reading."""
     from ..nmon import read_nmon
-    from ..pipeline import short_host
+    from ..input_items import short_host
 
     try:
         rec = read_nmon(path)
