@@ -76,3 +76,11 @@ def test_hostname_read_only_behind_its_command():
     assert r.hostname == "aixapp7.example.com" and r.records[0].line == 2 and r.warnings == []
     assert hostname.detect("aixapp7\n") == 0
     assert [w.line for w in hostname.parse("# uname -n\naix1\nextra line\n").warnings] == [3]
+
+
+def test_uname_a_names_the_host_by_its_second_word():
+    from lparscope.sources import hostname
+    r = hostname.parse("# uname -a\nAIX aix12 3 7 00F6DB0A4C00\n")
+    assert r.hostname == "aix12" and r.records[0].line == 2 and not r.warnings
+    assert hostname.parse("$ uname -a\nLinux lnx4.example.com 5.14.0-70.el9.ppc64le #1 SMP ppc64le GNU/Linux\n").hostname == "lnx4.example.com"
+    assert hostname.parse("# uname -a\nAIX\n").hostname is None

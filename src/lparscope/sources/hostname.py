@@ -1,4 +1,4 @@
-"""The host's own name: ``hostname``, ``hostname -s``, ``uname -n``.
+"""The host's own name: ``hostname``, ``hostname -s``, ``uname -n``, ``uname -a``.
 
 Collection logs often start with it (``==== hostname ====`` then the name), which names the
 host of every output in the file when no prompt does.
@@ -12,6 +12,9 @@ Output: one :class:`HostName`, and ``Parsed.hostname`` (the pipeline shortens it
 
     HostName(name="aixapp7.example.com", line=2)
 
+``uname -a`` prints the system name first and the host name second (``AIX aix12 3 7
+00F6DB0A4C00``, ``Linux lnx4 5.14.0 ...``): its second word is read.
+
 Only read behind its command line (a prompt or a banner): a lone word is never taken for a host name.
 """
 
@@ -24,7 +27,8 @@ from .base import Parsed, command_matches, is_bare_prompt, output_head, preamble
 
 KIND = "hostname"
 TITLE = "hostname / uname -n"
-COMMANDS = [r"^hostname(?:\s+-s)?\s*$", r"^uname\s+-n\s*$"]
+COMMANDS = [r"^hostname(?:\s+-s)?\s*$", r"^uname\s+-[na]\s*$"]
+_UNAME_ALL = re.compile(r"^uname\s+-a\s*$")
 STARTS = None
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$")
@@ -44,10 +48,17 @@ def detect(text: str) -> int:
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
     pre = preamble(text)
+    every = pre.prompt is not None and bool(_UNAME_ALL.match(pre.prompt.command.strip()))
     for idx in range(pre.body, len(pre.lines)):
         s = pre.lines[idx].strip()
         if not s or is_bare_prompt(s):
             continue
+        if every and not out.records:  # uname -a: the system's name, then the host's
+            words = s.split()
+            if len(words) < 2:
+                out.warn(idx + 1, f"not a uname -a line: {s[:60]!r}")
+                continue
+            s = words[1]
         if out.records or not _NAME.match(s):
             out.warn(idx + 1, f"not a host name: {s[:60]!r}")
             continue
