@@ -174,3 +174,19 @@ def test_z_bomb_is_refused_by_its_expanded_size(tmp_path: Path) -> None:
     assert "too large: expands beyond" in problem.message
     fine = collect([str(tmp_path)])
     assert fine.files and fine.files[0].text == "0" * 200_000
+
+
+def test_folders_named_like_snap_ones_are_no_snap_without_a_snap_file(tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "aix3_lsattr_El_sys0.txt").write_text("maxuproc 2048 Maximum number of PROCESSES allowed per user True\n")
+    (other / "mount.txt").write_text("  node       mounted        mounted over    vfs       date        options\n"
+                                     "-------- ---------------  ---------------  ------ ------------ ---------------\n"
+                                     "         /dev/hd4         /                jfs2   Nov 02 10:37 rw,log=/dev/hd8\n")
+    general = tmp_path / "general"
+    general.mkdir()
+    (general / "a.txt").write_text("root@lpar5:/ # lsattr -El sys0\nmaxuproc 2048 Maximum number of PROCESSES allowed per user True\n")
+    (general / "b.txt").write_text("# lsattr -El sys0\nmaxuproc 2048 Maximum number of PROCESSES allowed per user True\n")
+    a = analyze([str(tmp_path)])
+    hosts = {i.path.rsplit("/", 1)[-1]: i.host for i in a.estate.inputs}
+    assert hosts == {"aix3_lsattr_El_sys0.txt": "aix3", "mount.txt": "other", "a.txt": "lpar5", "b.txt": "general"}

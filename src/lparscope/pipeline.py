@@ -97,7 +97,7 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
         try:
             _read_text_file(estate, f, registry, texts, pre, strings, host)
         except Exception as exc:
-            _internal(estate, f.display, 1, None, host, "reading it", exc)
+            _internal(estate, f.display, 1, None, host or f.folder, "reading it", exc)
     for prob in problems:
         estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
     for stage, step in (("settling the model", build.finish), ("building the frames", _frames)):

@@ -7,6 +7,7 @@ are no host: every file of one tree belongs to the host some file of the tree na
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from .input_items import InputFile, short_host, snap_root
@@ -15,13 +16,18 @@ from .sources import Registry
 
 
 class SnapTrees:
-    """The files of AIX snap trees (``input_items.snap_root``): one host per tree. A file that names
-    no host itself takes the host another file of its tree names (inet0's hostname in general.snap,
-    lparstat -i's node name ...); such files wait until the end of the read when none has yet, and
-    take the tree's folder name when none ever does."""
+    """The files of AIX snap trees (``input_items.snap_root``): one host per tree.
+
+    A tree is a snap's when it holds a ``*.snap`` file (general.snap, kernel.snap ...): folders
+    named ``general`` or ``other`` alone prove nothing. The tree's host is the first one its
+    ``.snap`` files name (inet0's hostname in general.snap); a file of the tree that names no host
+    itself takes it. Such files wait until the end of the read when the tree is not known yet, and
+    then take the tree's host, the name of the folder above the snap's folders, or (not a snap
+    tree after all) their own folder's name as any file does."""
 
     def __init__(self) -> None:
-        self.hosts: dict[str, str] = {}  # tree -> the first host its files name
+        self.snaps: set[str] = set()  # trees holding a .snap file
+        self.hosts: dict[str, str] = {}  # tree -> the first host its .snap files name
         self.waiting: dict[str, tuple[str, list[tuple[InputFile, Prepared]]]] = {}
         self.prepared: Prepared | None = None  # for the file just looked at: what to read it with
         self.host: str | None = None
@@ -34,29 +40,34 @@ class SnapTrees:
             return False
         tree, name = root
         pre = self.prepared = pre if pre is not None else prepare_input(f, registry.get(), strings)
-        own = named_host(pre)
-        if own:
-            self.hosts.setdefault(tree, own)
-        self.host = self.hosts.get(tree)
-        if own or self.host:
+        own = content_host(pre)
+        if re.split(r"[/\\!]", f.display)[-1].endswith(".snap"):
+            self.snaps.add(tree)
+            if own:
+                self.hosts.setdefault(tree, own)
+        if own or pre.hint is not None and pre.hint.host:
+            return False  # the file names its host
+        if tree in self.snaps and tree in self.hosts:
+            self.host = self.hosts[tree]
             return False
         self.waiting.setdefault(tree, (name, []))[1].append((f, pre))
         return True
 
-    def held(self) -> Iterable[tuple[InputFile, Prepared, str]]:
+    def held(self) -> Iterable[tuple[InputFile, Prepared, str | None]]:
+        """The files that waited, each with its host (None: its folder's name, as any file)."""
         for tree, (name, files) in self.waiting.items():
-            host = self.hosts.get(tree) or name
+            host = (self.hosts.get(tree) or name or None) if tree in self.snaps else None
             for f, pre in files:
                 yield f, pre, host
         self.waiting = {}
 
 
-def named_host(pre: Prepared) -> str | None:
-    """The host a prepared file names itself (an output's content or prompt, else its file name)."""
+def content_host(pre: Prepared) -> str | None:
+    """The host a prepared file's outputs name (their content or prompt)."""
     if pre.skip or pre.cut_error:
         return None
     for seg, parsed, _ in pre.results:
         own = (parsed.hostname if parsed else None) or (seg.prompt.host if seg.prompt else None)
         if own:
             return short_host(own)
-    return short_host(pre.hint.host) if pre.hint is not None and pre.hint.host else None
+    return None
