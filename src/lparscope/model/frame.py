@@ -162,6 +162,8 @@ class FramePartition:
     io_entitled_auto: bool | None = None
     paging_vios: list[str] = field(default_factory=list)  # shared memory: primary, secondary paging VIOS
     suspend_capable: bool | None = None
+    compat_mode: str | None = None  # the processor compatibility mode it runs in (POWER8, POWER9_Base ...)
+    compat_mode_preferred: str | None = None  # the one asked for at its next activation ("default": the newest)
     profile_name: str | None = None
     profile: dict[str, str] = field(default_factory=dict)  # the current profile's attributes
     profile_evidence: dict[str, Evidence] = field(default_factory=dict)

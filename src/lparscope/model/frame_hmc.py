@@ -92,6 +92,11 @@ def hmc_object(fs: FrameSet, fr: Frame, it: HmcItem) -> None:
         p.uuid = opt_str(a.get("uuid")) or p.uuid
         p.state = opt_str(a.get("state")) or p.state
         p.os_version = opt_str(a.get("os_version")) or p.os_version
+        for ours, theirs in (("compat_mode", "curr_lpar_proc_compat_mode"),
+                             ("compat_mode_preferred", "desired_lpar_proc_compat_mode")):
+            if opt_str(a.get(theirs)):
+                setattr(p, ours, opt_str(a.get(theirs)))
+                p.evidence[ours] = ev(theirs)
         p.profile_name = opt_str(a.get("curr_profile")) or opt_str(a.get("default_profile")) or p.profile_name
         for k in ("lpar_env", "state", "lpar_id"):
             if k in a:

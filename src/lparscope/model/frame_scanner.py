@@ -120,7 +120,8 @@ def scanner_row(b: FrameSet, it: HmcItem) -> None:
                 "hpt_ratio": "HPT_ratio", "proc_mode": "ProcMode", "min_proc_units": "MinEnt",
                 "desired_proc_units": "DesEnt", "max_proc_units": "MaxEnt", "min_procs": "MinProc",
                 "desired_procs": "DesProc", "max_procs": "Maxproc", "sharing_mode": "ShMode", "uncap_weight": "Weight",
-                "shared_proc_pool_id": "ProcPoolID", "shared_proc_pool_name": "ProcPoolName", "mem_expansion": "MemExp"}
+                "shared_proc_pool_id": "ProcPoolID", "shared_proc_pool_name": "ProcPoolName", "mem_expansion": "MemExp",
+                "lpar_proc_compat_mode": "ProcCompat"}
         for k, col in cols.items():
             x = opt_str(v.get(col))
             if x is None:

@@ -153,6 +153,8 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
     put(a, ln, "lpar_env", lp.value("PartitionType"), lambda t: _ENV.get(t.lower(), t.lower()))
     put(a, ln, "state", lp.value("PartitionState"), _state)
     put(a, ln, "os_version", lp.value("OperatingSystemVersion"))
+    put(a, ln, "curr_lpar_proc_compat_mode", lp.value("CurrentProcessorCompatibilityMode"))
+    put(a, ln, "desired_lpar_proc_compat_mode", lp.value("PendingProcessorCompatibilityMode"))
     put(a, ln, "curr_profile", lp.value("LastActivatedProfile"))
     put(a, ln, "suspend_capable", lp.value("SuspendCapable"), FLAG)
     for key, value in (("uuid", uuid), ("managed_system_uuid", system_uuid)):
