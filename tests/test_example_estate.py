@@ -92,8 +92,8 @@ QUIET = {
     "NET-LAGG-LACP-PORT", "NET-LAGG-RX-ERRORS", "NET-UDP-SOCKBUF-OVERFLOW", "NET-VNIC-SERVER-ERRORS",
     # the example's partitions have no vNIC and its HMC data no physical slot listing
     "FRAME-VNIC-NO-FAILOVER", "FRAME-VNIC-ONE-VIOS", "FRAME-LPM-PHYSICAL-IO",
-    # the example's HMC data gives no processor compatibility modes
-    "FRAME-PROC-COMPAT-MODE",
+    # the example's HMC data gives no processor compatibility modes, its VIOS outputs no vioslpm0
+    "FRAME-PROC-COMPAT-MODE", "VIOS-LPM-CONCURRENCY",
     # the example frame uses dedicated memory and has no reserved storage device pool (no AMS, AMD or suspend)
     "FRAME-AMS-PAGING-DEVICE", "FRAME-AMS-POOL-OVERCOMMIT", "FRAME-AMS-PAGING-VIOS-SINGLE", "FRAME-AMS-LEVELS",
     "FRAME-AMD-LEVELS", "FRAME-SUSPEND-RS-DEVICE", "FRAME-SUSPEND-VIOS", "MEM-AMS-HYPERVISOR-PAGING",

@@ -88,6 +88,7 @@ VIOS_STEPS: list[Step] = [
     _s("ioslevel", runner="runio"),
     *_BASE,
     _s("odmget -q attribute=ha_mode PdAt", root_only=True),
+    _s("lsattr -El vioslpm0", padmin=("lsdev", "-dev", "vioslpm0", "-attr")),  # LPM pseudo-device (LPM-05)
     _s("lsdev -virtual", runner="runio"),
     _s("lsmap -all", runner="runio"),
     _s("lsmap -all -npiv", runner="runio"),
@@ -140,7 +141,7 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
         "lparstat": [r"-i", rf"(?:-c )?{_N} {_N}"],
         "oslevel": [r"-s"],
         "lsdev": [r"-C"],
-        "lsattr": [r"-El (?:sys0|mem0|\$d)"],
+        "lsattr": [r"-El (?:sys0|mem0|vioslpm0|\$d)"],
         "entstat": [rf"-d {_DEV}"],
         "fcstat": [_DEV],
         "netstat": [r"-v", r"-in", r"-s"],
@@ -162,7 +163,7 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
     "runio": {
         "ioslevel": [r""],
         "lparstat": [r"-i", rf"{_N} {_N}"],
-        "lsdev": [r"", r"-virtual", rf"-dev (?:sys0|mem0|{_DEV}) -attr"],
+        "lsdev": [r"", r"-virtual", rf"-dev (?:sys0|mem0|vioslpm0|{_DEV}) -attr"],
         "fcstat": [_DEV],
         "vmstat": [r"-v", r"-s"],
         "lspv": [r""],
