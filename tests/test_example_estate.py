@@ -94,6 +94,8 @@ QUIET = {
     "FRAME-VNIC-NO-FAILOVER", "FRAME-VNIC-ONE-VIOS", "FRAME-LPM-PHYSICAL-IO",
     # the example's HMC data gives no processor compatibility modes, its VIOS outputs no vioslpm0
     "FRAME-PROC-COMPAT-MODE", "VIOS-LPM-CONCURRENCY",
+    # the example's MPIO disks use timeout_policy=fail_path
+    "STO-MPIO-TIMEOUT-POLICY",
     # the example frame uses dedicated memory and has no reserved storage device pool (no AMS, AMD or suspend)
     "FRAME-AMS-PAGING-DEVICE", "FRAME-AMS-POOL-OVERCOMMIT", "FRAME-AMS-PAGING-VIOS-SINGLE", "FRAME-AMS-LEVELS",
     "FRAME-AMD-LEVELS", "FRAME-SUSPEND-RS-DEVICE", "FRAME-SUSPEND-VIOS", "MEM-AMS-HYPERVISOR-PAGING",

@@ -32,6 +32,26 @@ def test_hcheck_off_on_fc_disk_and_vscsi_needs_two_paths():
     assert run_rule(storage_mpio.hcheck_off, ok) == []
 
 
+def test_timeout_policy_retry_and_disable_path():
+    h = host()
+    device(h, "hdisk4", "disk", PCM="PCM/friend/fcpother", timeout_policy="retry_path")
+    device(h, "hdisk5", "disk", PCM="PCM/friend/fcpother", timeout_policy="fail_path")
+    device(h, "hdisk6", "disk", PCM="PCM/friend/fcpother", timeout_policy="disable_path")
+    device(h, "hdisk7", "disk", PCM="PCM/friend/vscsi", timeout_policy="retry_path")  # vSCSI client: left alone
+    _paths(h, "hdisk4", "fscsi0", "fscsi1")
+    h.records["lspath"][1].record.status = "Failed"
+    f, g = run_rule(storage_mpio.timeout_policy, h)
+    assert (f.subject, g.subject) == ("hdisk4", "hdisk6")
+    assert f.message == ("hdisk4 on aix1 has timeout_policy=retry_path: a path that times out stays in use. "
+                         "lspath shows 1 of its 2 paths Failed.")
+    assert f.fix.root[0] == "chdev -l hdisk4 -a timeout_policy=fail_path -P"
+    assert f.rollback.root == ["chdev -l hdisk4 -a timeout_policy=retry_path -P"]
+    assert "chpath -l hdisk6 -p <parent> -s enable" in g.message
+    [change] = g.fix.changes
+    assert (change.attribute, change.current, change.target, change.method) == (
+        "timeout_policy", "disable_path", "fail_path", "chdev-reboot")
+
+
 def test_algorithm_reserve_conflict():
     h = host()
     device(h, "hdisk2", "disk", algorithm="round_robin", reserve_policy="single_path")

@@ -1,5 +1,6 @@
 """MPIO paths: health check, algorithm against reserve_policy, fail_over with several paths, vSCSI
-client path recovery (000 §3.6.1; rules-catalogue STO-02, STO-09, STO-10).
+client path recovery, what a path that times out becomes (000 §3.6.1; rules-catalogue STO-02, STO-09,
+STO-10, STO-11).
 """
 
 from __future__ import annotations
@@ -152,3 +153,37 @@ def vscsi_client_recovery(host: Host, cfg: Config) -> Iterator[Finding]:
                       f"{dev.name} on {host.name} has vscsi_err_recov={recov}, vscsi_path_to={pto} ({how}).",
                       evidence=dev.attr_ev("vscsi_err_recov", "vscsi_path_to"), fix=fix, rollback=undo, disruption=["reboot"],
                       values={"current": f"{recov} / {pto}", "suggested": "fast_fail / 30"})
+
+
+@rule(
+    id="STO-MPIO-TIMEOUT-POLICY",
+    title="MPIO disk keeps using (retry_path) or disables for good (disable_path) a path whose commands time out",
+    severity="info",
+    category="storage",
+    source="rules-catalogue STO-11 (IBM community: recommended AIX MPIO PCM settings)",
+    rationale="""timeout_policy says what MPIO does with a path whose commands time out. retry_path (the
+    old default) keeps sending I/O down it, so a path that flaps keeps stalling the disk; fail_path
+    fails the path and moves I/O to the others until the health check finds it working again.
+    disable_path takes the path out until someone enables it again with chpath. A storage vendor's
+    own host-attachment settings come first (rules-catalogue STO-22); vSCSI client disks are left alone.""",
+)
+def timeout_policy(host: Host, cfg: Config) -> Iterator[Finding]:
+    paths = _paths(host)
+    for dev in sorted(host.devices.values(), key=lambda d: d.name):
+        policy = dev.attr("timeout_policy")
+        ps = paths.get(dev.name, [])
+        if policy not in ("retry_path", "disable_path") or _is_vscsi_disk(dev):
+            continue
+        if any(s.record.parent.startswith("vscsi") for s in ps):
+            continue
+        trouble = [s for s in ps if s.record.status != "Enabled"]
+        seen = (f" lspath shows {len(trouble)} of its {len(ps)} paths "
+                f"{'/'.join(sorted({s.record.status for s in trouble}))}." if trouble else "")
+        effect = ("a path that times out stays in use" if policy == "retry_path"
+                  else f"a path that times out stays disabled until chpath -l {dev.name} -p <parent> -s enable")
+        fix, undo = attr_change(host, dev.name, {"timeout_policy": "fail_path"}, {"timeout_policy": policy}, perm=True,
+                                root_notes=["# unless the storage vendor's host-attachment guide says otherwise"])
+        yield finding(timeout_policy, host, dev.name,
+                      f"{dev.name} on {host.name} has timeout_policy={policy}: {effect}.{seen}",
+                      evidence=dev.attr_ev("timeout_policy") + [s.ev() for s in trouble[:2]], fix=fix, rollback=undo,
+                      disruption=["reboot"], values={"current": policy, "suggested": "fail_path"})
