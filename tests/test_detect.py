@@ -52,7 +52,7 @@ def test_bracket_prompt_with_a_path_names_command_and_host():
             "  0.3   0.1    0.0   99.6  0.00   1.0    0.6 305391 17392\n")
     segs = split_and_classify(text)
     assert [(s.start, s.kind, s.prompt.host, s.prompt.command) for s in segs] == [
-        (1, None, "aix01", "uname -a"), (3, "lparstat", "aix01", "lparstat")]
+        (1, "hostname", "aix01", "uname -a"), (3, "lparstat", "aix01", "lparstat")]  # uname -a names the host
 
 
 def test_one_pattern_for_all_start_lines_picks_the_kind_trying_each_in_turn_would():

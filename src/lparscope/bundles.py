@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 
 from .input_items import DAMAGE, InputProblem, Item, Limits, _mb, _member_folder, _safe_member_name, is_nmon
 from .pipeline_guard import describe
+from .recording_head import HEAD_BYTES
 
 Member = Callable[[str, str, Callable[[], bytes]], Iterator[Item]]
 
@@ -73,7 +74,7 @@ def read_tar(display: str, data: bytes, limits: Limits, handle: Member) -> Itera
             cap = limits.max_file_bytes
             if member.size > cap:
                 fh = tf.extractfile(member)
-                if fh is not None and is_nmon(fh.read(16)):
+                if fh is not None and is_nmon(fh.read(HEAD_BYTES)):
                     cap = limits.max_nmon_bytes
             if member.size > cap:
                 yield InputProblem(mdisplay, f"too large: member larger than {_mb(cap)}; skipped")
@@ -131,6 +132,6 @@ def read_zip(display: str, data: bytes, limits: Limits, handle: Member) -> Itera
 def _zip_head_is_nmon(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
     try:
         with zf.open(info) as fh:
-            return is_nmon(fh.read(16))
+            return is_nmon(fh.read(HEAD_BYTES))
     except DAMAGE:
         return False

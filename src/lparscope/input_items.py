@@ -1,6 +1,6 @@
 """What reading the inputs yields, shared by ``inputs`` (files and folders) and ``bundles`` (tar / zip):
 the limits, an input file or a problem with one, what damaged compressed data raises, and the small
-helpers both halves use. It imports nothing else of lparscope, so neither half imports the other's types.
+helpers both halves use. It imports only a leaf of lparscope (recording_head), so neither half imports the other's types.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from .recording_head import HEAD_BYTES, is_nmon_or_njmon
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,9 @@ def _mb(n: int) -> str:
 
 
 def is_nmon(head: bytes) -> bool:
-    """nmon recordings start with AAA lines (AAA,progname,topas_nmon ...)."""
-    return head.lstrip(b"\xef\xbb\xbf").startswith(b"AAA,")
+    """A recording for the nmon reader: nmon (AAA lines: AAA,progname,topas_nmon ...) or njmon (JSON),
+    told from the first ``HEAD_BYTES`` bytes."""
+    return is_nmon_or_njmon(head)
 
 
 def _safe_member_name(name: str) -> str | None:

@@ -22,6 +22,7 @@ from .bundles import read_tar, read_zip
 from .compress_z import TooLargeZ, expand_z, is_z
 from .input_items import (DAMAGE, InputFile, InputProblem, Item, Limits, _mb, _member_folder,  # noqa: F401
                           _safe_member_name, decode_text, is_nmon, utf16_as_utf8, utf16_codec)
+from .recording_head import HEAD_BYTES as RECORDING_HEAD
 from .pipeline_guard import describe
 
 
@@ -64,7 +65,7 @@ def _gzip_head(data: bytes) -> bytes:
     """The first bytes inside a gzip (b"" when damaged)."""
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
-            return gz.read(512)
+            return gz.read(RECORDING_HEAD)
     except DAMAGE:
         return b""
 
@@ -161,11 +162,11 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
     if data[:2] == b"\x1f\x8b":
         inner = _gzip_head(data)
         if not _is_tar(data, inner):
-            cap = limits.max_nmon_bytes if is_nmon(inner[:16]) else limits.max_file_bytes
-            if is_nmon(inner[:16]) and gzip_size(io.BytesIO(data), cap, budget) is None:
+            cap = limits.max_nmon_bytes if is_nmon(inner[:RECORDING_HEAD]) else limits.max_file_bytes
+            if is_nmon(inner[:RECORDING_HEAD]) and gzip_size(io.BytesIO(data), cap, budget) is None:
                 yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
                 return
-            if is_nmon(inner[:16]):  # the nmon reader expands it to a temporary file, piece by piece
+            if is_nmon(inner[:RECORDING_HEAD]):  # the nmon reader expands it to a temporary file, piece by piece
                 yield InputFile(display, "", folder, nmon=data)
                 return
             expanded = _gunzip(data, cap, budget)
@@ -183,7 +184,7 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
             return
         budget.expand(len(data))
     data = utf16_as_utf8(data)
-    if is_nmon(data[:16]):
+    if is_nmon(data[:RECORDING_HEAD]):
         yield InputFile(display, "", folder, nmon=data)
         return
     if _is_workbook(data):
@@ -258,13 +259,13 @@ def _read_open(fd: int, size: int, limits: Limits, budget: _Budget) -> tuple[str
     head = _read_fd(fd, HEAD_BYTES)
     if head[:2] == b"\x1f\x8b":
         inner = _gzip_head(head)
-        if is_nmon(inner[:16]):  # count what it expands to first (the nmon reader expands it to a temporary file)
+        if is_nmon(inner[:RECORDING_HEAD]):  # count what it expands to first (the nmon reader expands it to a temporary file)
             os.lseek(fd, 0, os.SEEK_SET)
             with os.fdopen(os.dup(fd), "rb") as fh:
                 if gzip_size(fh, limits.max_nmon_bytes, budget) is None:
                     return f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read", None
-            head = inner[:16]
-    if is_nmon(head[:16]):
+            head = inner[:RECORDING_HEAD]
+    if is_nmon(head[:RECORDING_HEAD]):
         return "", None
     if size > limits.max_file_bytes:
         return f"too large: file larger than {_mb(limits.max_file_bytes)}; skipped", None

@@ -214,6 +214,12 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
     host = estate.host(host_name)
     try:
         warnings += [(1, note) for note in apply_recording(host, rec, f.display)]
+        if rec.partition:  # njmon: the partition configuration, as lparstat -i gives it
+            from .sources.lparstat_info import from_njmon
+
+            p = rec.partition
+            warnings += build.apply(host, "lparstat-i", from_njmon(p["config"], p["partition_type"], p["server"], p["line"]),
+                                    f.display, 0)
     except Exception as exc:
         _internal(estate, f.display, 1, "nmon", host_name, "adding the nmon recording to the estate model", exc)
         return
@@ -245,7 +251,8 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
                 warnings.append((where, f"BBBP output of '{command}': internal error: {describe(exc)}"))
     if unread:
         warnings.append((min(unread.values()), "BBBP outputs no parser reads: " + ", ".join(unread)))
-    estate.inputs.append(InputStatus(f.display, 1, "nmon", host_name, "partly" if warnings else "parsed",
+    kind = "njmon" if rec.header.get("progname") == "njmon" else "nmon"
+    estate.inputs.append(InputStatus(f.display, 1, kind, host_name, "partly" if warnings else "parsed",
                                      "" if rec.tables else "no snapshots found", warnings))
 
 

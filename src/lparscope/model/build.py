@@ -388,5 +388,5 @@ def _join_recordings(estate: Estate, host: Host) -> None:
     note = join_parts(host)
     paths = {path for _, path, _ in host.nmon_parts}
     for status in estate.inputs if note else []:
-        if status.kind == "nmon" and status.path in paths:
+        if status.kind in ("nmon", "njmon") and status.path in paths:
             status.reason = "; ".join(x for x in (status.reason, note) if x)

@@ -8,8 +8,8 @@
 
 from .export import export
 from .model import NmonRecording, NmonTable
-from .reader import is_nmon, read_nmon
+from .reader import is_njmon, is_nmon, read_nmon
 from .state import ReadStopped, ReadTooLong, TooManySections
 
-__all__ = ["NmonRecording", "NmonTable", "ReadStopped", "ReadTooLong", "TooManySections", "export", "is_nmon",
+__all__ = ["NmonRecording", "NmonTable", "ReadStopped", "ReadTooLong", "TooManySections", "export", "is_njmon", "is_nmon",
            "read_nmon"]

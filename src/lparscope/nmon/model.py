@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import numpy as np
 
@@ -107,6 +108,8 @@ class NmonRecording:
     config: list[tuple[int, str]] = field(default_factory=list)  # BBB* lines: (line, text)
     bbbp_outputs: list[tuple[str, int, str]] = field(default_factory=list)  # (command, first line, output)
     warnings: list[tuple[int, str]] = field(default_factory=list)  # (line, message)
+    # njmon recordings (nmon.njmon): the last snapshot's config, partition_type and server sections, and its line
+    partition: dict[str, Any] | None = None
     bytes_read: int = 0
     lines: int = 0
 

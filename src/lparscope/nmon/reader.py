@@ -23,7 +23,7 @@ core when it was built at install (:mod:`.native`, Rust, every core), otherwise 
 Arrow path (:mod:`.purepath`). Both hand the few text lines (AAA, BBB*, ZZZZ, headers) to the
 same routing (:mod:`.routing`), the ZZZZ times to :mod:`.snapshots`, and the sections to the same
 table assembly (:mod:`.tables`), so the recording is the same. ``LPARSCOPE_NMON_NATIVE=0`` forces
-the pure path.
+the pure path. An njmon recording (JSON) is read by :mod:`.njmon` into the same kind of recording.
 
 Tolerance: a truncated last line, CRLF line ends, duplicated or out-of-order snapshots, new
 devices mid-file (a new header line: the columns grow, earlier rows are NaN), ERROR lines,
@@ -41,12 +41,13 @@ from functools import cache
 
 from . import native
 from .model import NmonRecording
+from .njmon import is_njmon, read_njmon
 from .routing import Routing
 from .source import Source, is_nmon, looks_like_records, tame_malloc
 from .state import apply_tail_rows
 from .tables import Tables
 
-__all__ = ["is_nmon", "read_nmon"]
+__all__ = ["is_njmon", "is_nmon", "read_nmon"]
 
 
 class _Reader(Routing, Tables):
@@ -79,6 +80,13 @@ def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None,
         r.warn(1, "empty file")
         return r.rec
     head = src.head(65536)  # the native core reads the file itself: only its head is read here
+    if is_njmon(head):  # njmon's JSON: its own reader, into the same recording
+        raw = src.data if src.data is not None else src.path.read_bytes()  # type: ignore[union-attr]
+        text = raw.decode("utf-8", "replace")
+        del raw  # the text alone is kept while it is read
+        rec = read_njmon(text, tz)
+        rec.bytes_read = src.size
+        return rec
     if not is_nmon(head):
         r.warn(1, "not an nmon file (no AAA header line)")
         if not looks_like_records(head):

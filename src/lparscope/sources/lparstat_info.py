@@ -240,3 +240,57 @@ def parse(text: str) -> Parsed:
 def _is_bare_prompt(line: str) -> bool:
     """A trailing shell prompt (``root@aix1:/ #``) after the output: ignored, not warned."""
     return bool(is_prompt_left_over(line)) or line in ("#", "$")
+
+
+def from_njmon(config: dict, ptype: dict, server: dict, line: int) -> Parsed:
+    """The partition an njmon snapshot's ``config`` and ``partition_type`` sections give (AIX
+    libperfstat's partition configuration, the values lparstat -i prints), as one :class:`LparInfo`
+    whose fields all cite the snapshot's ``line``. Capacities in hundredths of a core as perfstat
+    counts them (cpucap_min 10 = 0.10); memory in MB."""
+
+    def num(key: str, source: dict | None = None) -> float | None:
+        v = (config if source is None else source).get(key)
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+    def count(key: str, source: dict | None = None) -> int | None:
+        v = num(key, source)
+        return int(v) if v is not None else None
+
+    out = Parsed(kind=KIND)
+    shared = count("shared_enabled", ptype)
+    smt = count("smtthreads")
+    info = LparInfo(node_name=config.get("nodename") or None, partition_name=config.get("partitionname") or None)
+    number = str(server.get("lpar_number_name") or "").partition(",")[0].strip()
+    info.partition_number = int(number) if number.isdigit() else None
+    if shared is not None:
+        info.type = ("Shared" if shared else "Dedicated") + (f"-SMT-{smt}" if smt and smt > 1 else "")
+        capped, donating = count("capped", ptype), count("donate_enabled", ptype)
+        if shared and capped is not None:
+            info.mode = "Capped" if capped else "Uncapped"
+        elif not shared:
+            info.mode = "Donating" if donating else "Capped"
+    info.entitled_capacity = num("entitled_proc_capacity")
+    info.shared_pool_id = count("processor_poolid")
+    info.online_virtual_cpus, info.maximum_virtual_cpus, info.minimum_virtual_cpus = (
+        count("vcpus_online"), count("vcpus_max"), count("vcpus_min"))
+    info.online_memory_mb, info.maximum_memory_mb, info.minimum_memory_mb = (
+        count("mem_online"), count("mem_max"), count("mem_min"))
+    info.variable_capacity_weight = count("cpucap_weightage")
+    low, high = num("cpucap_min"), num("cpucap_max")
+    info.minimum_capacity = low / 100 if low is not None else None
+    info.maximum_capacity = high / 100 if high is not None else None
+    info.active_physical_cpus_in_system = count("pcpu_online")
+    info.maximum_physical_cpus_in_system = count("pcpu_max")
+    info.active_cpus_in_pool = count("activecpusinpool")
+    info.shared_physical_cpus_in_system = count("sharedpcpu")
+    info.maximum_capacity_of_pool, info.entitled_capacity_of_pool = count("maxpoolcap"), count("entpoolcap")
+    factor = num("ame_targetmemexpfactor")
+    ams = count("ams_enabled", ptype)
+    info.memory_mode = "Shared" if ams else "Dedicated-Expanded" if factor else "Dedicated"
+    info.target_memory_expansion_factor = factor / 100 if factor else None
+    _derive(info)
+    info.line = line
+    info.lines = {f: line for f, v in vars(info).items() if v is not None and f not in ("raw", "lines", "line")}
+    out.records.append(info)
+    out.hostname = info.node_name
+    return out
