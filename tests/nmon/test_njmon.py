@@ -99,3 +99,11 @@ def test_consecutive_recordings_of_a_host_are_joined(tmp_path: Path) -> None:
     a = analyze([str(tmp_path)])
     assert len(a.estate.hosts["aixdb7"].cpu.samples) == 6
     assert all("one of 2 recordings of aixdb7 joined" in i.reason for i in a.estate.inputs)
+
+
+def test_a_file_cut_inside_a_string_is_cut_short_not_damaged(tmp_path: Path) -> None:
+    text = LINES.read_text()
+    cut = text[: text.index("\n") + 1 + text.splitlines()[1].index('"njmon_version"') + 10]  # inside a string of snapshot 2
+    (tmp_path / "cut.json").write_text(cut)
+    rec = read_nmon(tmp_path / "cut.json")
+    assert rec.snapshots == 1 and rec.warnings == [(2, "snapshot cut short (the file ends inside it): not read")]

@@ -162,7 +162,8 @@ def _objects(text: str, rec: NmonRecording) -> Iterator[tuple[int, dict[str, Any
             break
         except json.JSONDecodeError as exc:
             if _SAMPLE_START.match(text, start):
-                if exc.pos >= end_of_text - 1:
+                if exc.pos >= end_of_text - 1 or not _SAMPLE_START.search(text, start + 1):
+                    # the last snapshot does not end: the file stops inside it (njmon was still writing)
                     rec.warnings.append((line, "snapshot cut short (the file ends inside it): not read"))
                     break
                 damaged += 1
