@@ -201,7 +201,7 @@ def analyze(
         render_terminal(report, out, view=view)
     except Exception as exc:
         internal.append(f"terminal report: {describe(exc)}")
-    if any(i.kind == "nmon" for i in analysis.estate.inputs):
+    if any(i.kind == "nmon" for i in analysis.estate.inputs):  # njmon recordings do not use the native core
         from .nmon.native import describe as nmon_path
         err.print(nmon_path(), highlight=False)  # once per run: which nmon reader path was used
     written: list[tuple[str, Path]] = []
@@ -298,7 +298,7 @@ app.add_typer(nmon_app, name="nmon")
 
 @nmon_app.command("export")
 def nmon_export(
-    file: Path = typer.Argument(..., help="An nmon recording (plain or gzip)."),
+    file: Path = typer.Argument(..., help="An nmon or njmon recording (plain or gzip)."),
     to: str = typer.Option("csv", "--to", help="csv or parquet"),
     outdir: Path = typer.Argument(..., help="Folder for the tables (created when missing; required, so tables never land in the current folder by accident)."),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the recording was taken in."),
@@ -314,7 +314,7 @@ def nmon_export(
         from .nmon import export, read_nmon
         rec = read_nmon(file, tz=tz)
         from .nmon.native import describe
-        err.print(describe(), highlight=False)
+        err.print("njmon recording (JSON) read" if rec.header.get("progname") == "njmon" else describe(), highlight=False)
         outdir.mkdir(parents=True, exist_ok=True)
         written = export(rec, to, outdir)  # type: ignore[arg-type]
     except (OSError, ImportError, ValueError, ReadStopped) as exc:  # ReadStopped: e.g. too many sections

@@ -107,3 +107,16 @@ def test_a_file_cut_inside_a_string_is_cut_short_not_damaged(tmp_path: Path) -> 
     (tmp_path / "cut.json").write_text(cut)
     rec = read_nmon(tmp_path / "cut.json")
     assert rec.snapshots == 1 and rec.warnings == [(2, "snapshot cut short (the file ends inside it): not read")]
+
+
+def test_nmon_export_writes_an_njmon_recordings_tables(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from lparscope.cli import app
+
+    res = CliRunner().invoke(app, ["nmon", "export", str(LINES), str(tmp_path / "out"), "--to", "csv"])
+    assert res.exit_code == 0, res.output
+    assert "njmon recording (JSON) read" in res.output and "13 table(s) written" in res.output
+    header, first = (tmp_path / "out" / "LPAR.csv").read_text().splitlines()[:2]
+    assert header.startswith('"snapshot","time","PhysicalCPU","entitled","virtualCPUs"')
+    assert first.startswith("1,2024-05-06 09:00:00,2.1,1.5,6,")
