@@ -34,6 +34,20 @@ def test_lslpp_colon_form():
     assert [(x.name, x.state, x.path) for x in r.records][1] == ("devices.sddpcm.72.rte", "COMMITTED", "/usr/lib/objrepos")
 
 
+def test_lslpp_big_l_colon_form_read_by_its_header():
+    """lslpp -Lc: the columns its #Package Name:... header names (the state in State, else Fix State)."""
+    text = (FIX / "Lc_aix72.txt").read_text()
+    assert lslpp.detect(text) >= 90 and lslpp.detect(text.split("\n", 1)[1]) >= 90  # with and without the prompt
+    r = lslpp.parse(text)
+    assert r.warnings == []
+    assert [(x.name, x.level, x.state, x.description, x.line) for x in r.records] == [
+        ("bos.rte", "7.2.5.100", "C", "Base Operating System Runtime", 3),
+        ("devices.sddpcm.72.rte", "2.7.1.1", "C", "IBM SDD PCM for AIX V72", 4),
+        ("rpm.rte", "4.13.0.10", "C", "RPM Package Manager", 5)]
+    bad = lslpp.parse(text + "garbage:row:without:a:level\n")
+    assert [w.line for w in bad.warnings] == [6]
+
+
 def test_not_installed():
     text = (FIX / "not_installed.txt").read_text()
     r = lslpp.parse(text)

@@ -21,7 +21,8 @@ A query that matched nothing (``lslpp: 0504-132  Fileset *sddpcm* not installed.
 gives a :class:`FilesetAbsent` with the pattern as typed. ``lslpp -L`` rows carry a
 one- or two-letter state (``C`` committed, ``A`` applied ...) and a type letter; those
 are kept as printed. ``lslpp -lc`` colon rows (``path:fileset:level:ptf:state:type:desc:``)
-are read too. Description lines that wrapped are joined to their row.
+are read too, and ``lslpp -Lc`` rows by the columns its ``#Package Name:Fileset:Level:State:...``
+header names. Description lines that wrapped are joined to their row.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from dataclasses import dataclass, field
 from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head
 
 KIND = "lslpp"
-TITLE = "lslpp -l / -L / -lc"
+TITLE = "lslpp -l / -L / -lc / -Lc"
 COMMANDS = [r"^lslpp\b.*\s-[A-Za-z]*[lL]"]
 STARTS = re.compile(r"^\s*Fileset\s+Level\s+State\b")
 
@@ -46,7 +47,10 @@ _WRAPPED_LEVEL = re.compile(rf"^\s+(?P<level>{_LEVEL})\s+(?P<state>[A-Z]{{4,}}|[
 _NAME_ONLY = re.compile(r"^\s*(?P<name>[a-z][\w.+-]*\.[\w.+-]+)\s*$")
 _ABSENT = re.compile(r"^\s*lslpp:\s*0504-132\s+Fileset\s+(?P<pat>\S+)\s+not installed\.?\s*$")
 _LEGEND = re.compile(r"^(?:State codes:|Type codes:|[A-Z?]{1,2}\s+--\s)")
-_COLON_HEAD = re.compile(r"^#\s*Path:Fileset:Level", re.I)
+_COLON_HEAD = re.compile(r"^#\s*(?:Path|Package Name):Fileset:Level", re.I)
+# lslpp -Lc: "#Package Name:Fileset:Level:State:PTF Id:Fix State:Type:Description:...": rows are read
+# by the header's own column names (the fields after Description vary between AIX levels)
+_L_COLUMNS = {"Fileset": "name", "Level": "level", "State": "state", "Fix State": "fix_state", "Description": "desc"}
 _COLON_ROW = re.compile(rf"^(?P<path>/[^:]*):(?P<name>[^:]+):(?P<level>{_LEVEL}):[^:]*:(?P<state>[A-Z]+):[^:]*:(?P<desc>[^:]*)")
 
 
@@ -87,6 +91,18 @@ def _fileset(m: re.Match[str], name: str, path: str | None, lineno: int, name_li
                    {"name": name_line, "level": lineno, "state": lineno})
 
 
+def _colon_fileset(row: str, columns: dict[str, int], lineno: int) -> Fileset | None:
+    """An ``lslpp -Lc`` row by its header's columns; None when it is not one (its level is no V.R.M.F)."""
+    parts = row.split(":")
+    if len(parts) <= max(columns.values()) and len(parts) <= columns["level"]:
+        return None
+    get = {k: (parts[i].strip() if i < len(parts) else "") for k, i in columns.items()}
+    if not re.fullmatch(_LEVEL, get.get("level", "")) or not get["name"]:
+        return None
+    return Fileset(get["name"], get["level"], get.get("state") or get.get("fix_state", ""), get.get("desc", ""), None, lineno,
+                   {"name": lineno, "level": lineno, "state": lineno})
+
+
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
     pre = preamble(text)
@@ -96,6 +112,7 @@ def parse(text: str) -> Parsed:
     path: str | None = None
     pending: tuple[str, int] | None = None  # a long fileset name waiting for its level line
     last: Fileset | None = None
+    colon: dict[str, int] | None = None  # lslpp -Lc: the header's columns
     for idx in range(start, len(lines)):
         lineno = idx + 1
         raw = lines[idx].rstrip()
@@ -103,8 +120,18 @@ def parse(text: str) -> Parsed:
         if not s:
             last = None
             continue
-        if _HEADER.match(s) or _RULE.match(s) or _COLON_HEAD.match(s) or _LEGEND.match(s) or is_bare_prompt(s):
+        if _COLON_HEAD.match(s):
+            names = [c.strip() for c in s.lstrip("#").split(":")]
+            columns = {ours: names.index(theirs) for theirs, ours in _L_COLUMNS.items() if theirs in names}
+            colon = columns if names[0].lower().startswith("package") and "name" in columns else None
             continue
+        if _HEADER.match(s) or _RULE.match(s) or _LEGEND.match(s) or is_bare_prompt(s):
+            continue
+        if colon is not None:
+            f = _colon_fileset(s, colon, lineno)
+            if f is not None:
+                out.records.append(f)
+                continue
         pm = _PATH.match(s)
         if pm:
             path, last, pending = pm.group("path"), None, None
