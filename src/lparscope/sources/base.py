@@ -239,6 +239,11 @@ def _banner_command(line: str) -> Prompt | None:
     return _bare_command(inner)
 
 
+# A host's own name as a command prints it (hostname, uname, lsattr -El inet0's hostname attribute):
+# letters, digits, dots and hyphens, at most 253 characters.
+HOST_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$")
+
+
 # The header AIX ``snap`` writes above each command it runs (general.snap, kernel.snap,
 # tcpip.snap ...): five dots, blanks, the command line; a line of dots alone above and below it.
 SNAP_RULE = "....."

@@ -23,15 +23,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import Parsed, command_matches, is_bare_prompt, output_head, preamble
+from .base import HOST_NAME_RE, Parsed, command_matches, is_bare_prompt, output_head, preamble
 
 KIND = "hostname"
 TITLE = "hostname / uname -n"
 COMMANDS = [r"^hostname(?:\s+-s)?\s*$", r"^uname\s+-[na]\s*$"]
 _UNAME_ALL = re.compile(r"^uname\s+-a\s*$")
 STARTS = None
-
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$")
 
 
 @dataclass
@@ -59,7 +57,7 @@ def parse(text: str) -> Parsed:
                 out.warn(idx + 1, f"not a uname -a line: {s[:60]!r}")
                 continue
             s = words[1]
-        if out.records or not _NAME.match(s):
+        if out.records or not HOST_NAME_RE.match(s):
             out.warn(idx + 1, f"not a host name: {s[:60]!r}")
             continue
         out.records.append(HostName(s, idx + 1))

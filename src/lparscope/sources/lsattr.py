@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .base import preamble, Parsed, leading_prompt, split_lines
+from .base import HOST_NAME_RE, preamble, Parsed, leading_prompt, split_lines
 
 KIND = "lsattr"
 TITLE = "lsattr -El / lsdev -dev -attr"
@@ -147,9 +147,6 @@ def _description_column(lines: list[str]) -> int | None:
     return max(cols, key=cols.get) if cols else None
 
 
-_HOST_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$")
-
-
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
     pre = preamble(text)
@@ -198,5 +195,5 @@ def parse(text: str) -> Parsed:
         out.warn(lineno, f"not an attribute row: {line.strip()[:60]!r}")
     if out.hostname is None and device == "inet0":
         # inet0's hostname attribute is the host's own name (a snap's general.snap has it)
-        out.hostname = next((r.value for r in out.records if r.name == "hostname" and _HOST_NAME.match(r.value)), None)
+        out.hostname = next((r.value for r in out.records if r.name == "hostname" and HOST_NAME_RE.match(r.value)), None)
     return out
