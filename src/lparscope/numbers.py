@@ -69,6 +69,12 @@ def finite_int(value: Any, limit: float = LIMIT) -> int | None:
     return None if x is None else int(round(x))
 
 
+def json_number(value: Any, limit: float = LIMIT) -> float | None:
+    """A number as a JSON document gives it (an int or a float, never a bool or a string), finite and
+    within ``limit``, else None."""
+    return check(value, limit)[0] if isinstance(value, (int, float)) else None
+
+
 _WHOLE_RE = re.compile(r"[-+]?\d{1,%d}" % _MAX_DIGITS)
 
 

@@ -40,19 +40,16 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 
-from ..recording_head import is_njmon  # noqa: F401  (re-exported: the reader asks it)
+from ..numbers import json_number
 from .model import NAIVE, NmonRecording, NmonTable
 
 _DECODER = json.JSONDecoder()
 
 
 def _num(v: Any) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return float("nan")
-    try:
-        return float(v)
-    except OverflowError:  # an integer past a double's range
-        return float("nan")
+    """A table value: the JSON number, NaN when it is none (or not finite, or past a 64-bit counter)."""
+    x = json_number(v)
+    return float("nan") if x is None else x
 
 
 def _sub(d: Any, *keys: str) -> Any:

@@ -41,7 +41,8 @@ from functools import cache
 
 from . import native
 from .model import NmonRecording
-from .njmon import is_njmon, read_njmon
+from ..recording_head import is_njmon
+from .njmon import read_njmon
 from .routing import Routing
 from .source import Source, is_nmon, looks_like_records, tame_malloc
 from .state import apply_tail_rows

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..numbers import whole
+from ..numbers import json_number, whole
 from .base import preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "lparstat-i"
@@ -249,8 +249,7 @@ def from_njmon(config: dict, ptype: dict, server: dict, line: int) -> Parsed:
     counts them (cpucap_min 10 = 0.10); memory in MB."""
 
     def num(key: str, source: dict | None = None) -> float | None:
-        v = (config if source is None else source).get(key)
-        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+        return json_number((config if source is None else source).get(key))
 
     def count(key: str, source: dict | None = None) -> int | None:
         v = num(key, source)
