@@ -314,7 +314,7 @@ def nmon_export(
         from .nmon import export, read_nmon
         rec = read_nmon(file, tz=tz)
         from .nmon.native import describe
-        err.print("njmon recording (JSON) read" if rec.header.get("progname") == "njmon" else describe(), highlight=False)
+        err.print("njmon recording (JSON) read" if rec.kind == "njmon" else describe(), highlight=False)
         outdir.mkdir(parents=True, exist_ok=True)
         written = export(rec, to, outdir)  # type: ignore[arg-type]
     except (OSError, ImportError, ValueError, ReadStopped) as exc:  # ReadStopped: e.g. too many sections

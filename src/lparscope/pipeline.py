@@ -251,8 +251,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
                 warnings.append((where, f"BBBP output of '{command}': internal error: {describe(exc)}"))
     if unread:
         warnings.append((min(unread.values()), "BBBP outputs no parser reads: " + ", ".join(unread)))
-    kind = "njmon" if rec.header.get("progname") == "njmon" else "nmon"
-    estate.inputs.append(InputStatus(f.display, 1, kind, host_name, "partly" if warnings else "parsed",
+    estate.inputs.append(InputStatus(f.display, 1, rec.kind, host_name, "partly" if warnings else "parsed",
                                      "" if rec.tables else "no snapshots found", warnings))
 
 

@@ -114,6 +114,11 @@ class NmonRecording:
     lines: int = 0
 
     @property
+    def kind(self) -> str:
+        """The input kind: "njmon" for an njmon recording (JSON), "nmon" for every other."""
+        return "njmon" if self.header.get("progname") == "njmon" else "nmon"
+
+    @property
     def snapshots(self) -> int:
         """Number of distinct snapshots (ZZZZ lines) read."""
         return len(self.times)
