@@ -7,12 +7,12 @@ are no host: every file of one tree belongs to the host some file of the tree na
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from .input_items import InputFile, short_host, snap_root
 from .parse_pool import Prepared, prepare_input
 from .sources import Registry
+from .sources.filenames import base_name
 
 
 class SnapTrees:
@@ -41,7 +41,7 @@ class SnapTrees:
         tree, name = root
         pre = self.prepared = pre if pre is not None else prepare_input(f, registry.get(), strings)
         own = content_host(pre)
-        if re.split(r"[/\\!]", f.display)[-1].endswith(".snap"):
+        if base_name(f.display).endswith(".snap"):
             self.snaps.add(tree)
             if own:
                 self.hosts.setdefault(tree, own)

@@ -159,10 +159,6 @@ def _best(text: str, registry: dict[str, ModuleType], among: list[str] | None = 
     return best, score
 
 
-def _dotted(lines: list[str]) -> list[str]:
-    return [ln for ln in lines if ln.startswith(SNAP_RULE)]
-
-
 def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
     """(index, prompt) of each piece's first line, cutting at prompt lines."""
     cuts: list[tuple[int, Prompt | None]] = [(0, None)]
@@ -268,7 +264,8 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
     """The command outputs in ``text``, in order, each with its kind (or why none)."""
     registry = registry if registry is not None else parsers()
     lines = split_lines(strip_ansi(text))
-    if (text.startswith(SNAP_RULE) or "\n" + SNAP_RULE in text) and any(map(snap_header, _dotted(lines))):
+    if (text.startswith(SNAP_RULE) or "\n" + SNAP_RULE in text) and any(
+            snap_header(ln) for ln in lines if ln.startswith(SNAP_RULE)):
         # the lines of dots framing a snap's section headers belong to no output (the file's line
         # numbers stay: the line is emptied, not removed)
         lines = ["" if is_snap_rule(ln) else ln for ln in lines]
