@@ -9,13 +9,13 @@ import shutil
 from pathlib import Path
 
 from lparscope.pipeline import analyze
-from lparscope.rules.frame.compat_mode import mode_generation
+from lparscope.rules.host_facts import generation_from_text
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "lssyscfg" / "hmc12_compat_modes.txt"
 
 
 def test_mode_generations() -> None:
-    assert [mode_generation(m) for m in ("POWER8", "POWER9_Base", "POWER6_Plus", "POWER7+", "default", None)] == [
+    assert [generation_from_text(m) for m in ("POWER8", "POWER9_Base", "POWER6_Plus", "POWER7+", "default", None)] == [
         8, 9, 6.5, 7.5, None, None]
 
 

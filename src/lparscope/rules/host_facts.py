@@ -12,9 +12,14 @@ from ..model.hpt import hpt_divisor
 from ..model.generation import label as generation_label
 
 
-def _gen_from_text(text: str) -> float | None:
-    """7.5 stands for POWER7+; 'PowerPC_POWER9', 'POWER9 Mode', 'Power7 Mode', 'POWER7+' ..."""
-    m = re.search(r"power\s*_?(\d+)\s*(\+)?", text, re.I)
+_GENERATION = re.compile(r"power\s*_?(\d+)\s*(\+|_?plus)?", re.I)
+
+
+def generation_from_text(text: str | None) -> float | None:
+    """The POWER generation a processor type or mode names, 7.5 standing for POWER7+: 'PowerPC_POWER9',
+    'POWER9 Mode', 'Power7 Mode', 'POWER7+', the HMC's compatibility modes 'POWER6_Plus', 'POWER9_Base';
+    None for 'default' or no generation."""
+    m = _GENERATION.search(text or "")
     if not m:
         return None
     gen = float(m.group(1))
@@ -27,13 +32,13 @@ def power_generation(host: Host, use_frame: bool = True) -> tuple[float | None, 
     for name in sorted(host.devices):
         dev = host.devices[name]
         if re.fullmatch(r"proc\d+", name) and dev.attr("type"):
-            gen = _gen_from_text(dev.attr("type") or "")
+            gen = generation_from_text(dev.attr("type") or "")
             if gen:
                 ev = dev.attr_ev("type")
                 return gen, f"{name} type {dev.attr('type')}", ev[0] if ev else None
     for s in host.of_kind("amepat", "AmepatReport"):
         mode = getattr(s.record, "processor_implementation_mode", None)
-        gen = _gen_from_text(mode or "")
+        gen = generation_from_text(mode or "")
         if gen:
             return gen, f"amepat Processor Implementation Mode {mode}", s.ev("processor_implementation_mode")
     frame_model = getattr(host, "frame_model", None) if use_frame else None  # the frame's type-model (HMC)

@@ -5,7 +5,6 @@ the profile's lpar_proc_compat_mode, REST Current / PendingProcessorCompatibilit
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ...model.estate import Estate
@@ -14,18 +13,8 @@ from ...model.generation import generation_of, label
 from ..changes import partition_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
+from ..host_facts import generation_from_text
 from .hmc import frames, ms, prof_cmd
-
-_MODE = re.compile(r"power\s*_?(\d+)(\+|_?plus)?", re.I)
-
-
-def mode_generation(mode: str | None) -> float | None:
-    """POWER8 -> 8, POWER6_Plus / POWER7+ -> 6.5 / 7.5, POWER9_Base -> 9; None for default or unknown."""
-    m = _MODE.search(mode or "")
-    if not m:
-        return None
-    return int(m.group(1)) + (0.5 if m.group(2) else 0.0)
-
 
 def _preferred(p: FramePartition) -> tuple[str | None, list]:
     """The mode asked for at the next activation, and where it was read."""
@@ -68,8 +57,8 @@ def frame_proc_compat_mode(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 continue  # IBM i has its own modes; a partition of unknown type is not judged
             preferred, pref_ev = _preferred(p)
             now = p.compat_mode if p.running_now else None
-            older_pref = mode_generation(preferred)
-            older_now = mode_generation(now)
+            older_pref = generation_from_text(preferred)
+            older_now = generation_from_text(now)
             if older_pref is not None and older_pref < gen:
                 fix = Commands(hmc=[prof_cmd(fr, p, lpar_proc_compat_mode="default"), _restart(m, p)])
                 undo = Commands(hmc=[prof_cmd(fr, p, lpar_proc_compat_mode=preferred)])
