@@ -94,10 +94,8 @@ def _fileset(m: re.Match[str], name: str, path: str | None, lineno: int, name_li
 def _colon_fileset(row: str, columns: dict[str, int], lineno: int) -> Fileset | None:
     """An ``lslpp -Lc`` row by its header's columns; None when it is not one (its level is no V.R.M.F)."""
     parts = row.split(":")
-    if len(parts) <= max(columns.values()) and len(parts) <= columns["level"]:
-        return None
-    get = {k: (parts[i].strip() if i < len(parts) else "") for k, i in columns.items()}
-    if not re.fullmatch(_LEVEL, get.get("level", "")) or not get["name"]:
+    get = {k: (parts[i].strip() if i < len(parts) else "") for k, i in columns.items()}  # a short row: ""
+    if not re.fullmatch(_LEVEL, get["level"]) or not get["name"]:
         return None
     return Fileset(get["name"], get["level"], get.get("state") or get.get("fix_state", ""), get.get("desc", ""), None, lineno,
                    {"name": lineno, "level": lineno, "state": lineno})
