@@ -73,3 +73,21 @@ def test_frame_rule_change_does_not_take_a_partition_joined_to_another_host():
 def test_partition_change_marks_the_changes_that_name_a_partition():
     assert partition_change("aix1", "desired_procs", 2, 3).hmc_partition is False
     assert partition_change("aix1", "max_mem", 1, 2, method="profile", lpar="AIX1", frame="f").hmc_partition is True
+
+
+def test_finding_commands_take_the_joined_partitions_name():
+    from lparscope.model.change import Commands
+    from lparscope.plan.names import name_findings
+
+    e = _with_refused_vioa()
+    e.hosts["a"].partition.name = "a_old"  # the host's outputs name it a_old; the HMC partition it is joined to is a
+    f = finding("T-W", "a", part("a", "uncap_weight", 0, 128))
+    f.fix = Commands(hmc=['chhwres -m <managed-system> -r proc -o s -p a_old -a "uncap_weight=128"',
+                          'chsyscfg -r prof -m <managed-system> -i "name=<profile>,lpar_name=a_old,uncap_weight=128"',
+                          "lssyscfg -r prof -m <managed-system> --filter lpar_names=a_old -F name   # a_old2 and -p a_old_x stay"])
+    f.rollback = Commands(hmc=[], root=["echo -p a_old"])
+    name_findings(e, [f])
+    assert f.fix.hmc == ['chhwres -m p9frame1 -r proc -o s -p a -a "uncap_weight=128"',
+                         'chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=a,uncap_weight=128"',
+                         "lssyscfg -r prof -m p9frame1 --filter lpar_names=a -F name   # a_old2 and -p a_old_x stay"]
+    assert f.rollback.root == ["echo -p a_old"]  # only HMC commands name partitions

@@ -139,3 +139,19 @@ def test_folding_rules_quiet_on_defaults_and_on_vios():
     assert run_rule(processor_folding.fold_policy_client, schedo(host(), fold=3)) == []  # still folds shared VPs
     vios = schedo(host("vios1", "vios"), fold=4, tput=0, xv=-1)
     assert run_rule(processor_folding.folding_disabled, vios) == [] and run_rule(processor_folding.fold_policy_client, vios) == []
+
+
+def test_hmc_commands_name_the_partition_not_the_host():
+    # lparstat -i: Node Name devserver, Partition Name dev1 (the HMC knows the partition as dev1)
+    h = host("devserver", type="Dedicated-SMT-4", mode="Capped", weight=0)
+    h.partition.name = "dev1"
+    (f,) = run_rule(processor_sharing.dedicated_not_donating, h)
+    hmc = "\n".join(f.fix.hmc + f.rollback.hmc)
+    assert "lpar_name=dev1," in hmc and "lpar_names=dev1 " in hmc and "devserver" not in hmc
+    assert f.host == "devserver" and [c.object for c in f.changes] == ["dev1"]
+    h.partition.type, h.partition.mode = "Shared-SMT-4", "Uncapped"
+    (w,) = run_rule(processor_sharing.uncapped_weight_zero, h)
+    assert all("-p dev1 " in line for line in w.fix.hmc if line.startswith("chhwres"))
+    # no partition name in the host's outputs: the host name stands in
+    (f,) = run_rule(processor_sharing.dedicated_not_donating, host("aix7", type="Dedicated-SMT-4", mode="Capped"))
+    assert "lpar_name=aix7," in f.fix.hmc[1]

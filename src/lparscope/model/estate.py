@@ -230,6 +230,15 @@ class Host:
         return [s for s in self.records.get(kind, []) if record_type is None or type(s.record).__name__ == record_type]
 
     @property
+    def lpar_name(self) -> str:
+        """The partition's name for HMC commands as the host's own outputs give it (``lparstat -i``
+        or ``amepat`` Partition Name: the HMC's name for it, which often differs from the AIX host
+        name), else the host name. The plan puts the name of the HMC partition the host is joined
+        to in its place when the HMC data gives one (plan/names.py)."""
+        p = self.partition
+        return p.name if p is not None and p.name else self.name
+
+    @property
     def is_vios(self) -> bool:
         return self.role == "vios"
 

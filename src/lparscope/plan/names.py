@@ -6,6 +6,8 @@ reports and as a placeholder in the HMC script, which refuses to run that change
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,8 +101,10 @@ def names(estate: Estate, host: str, obj: str, frame_name: str | None = None, *,
 
 
 def name_findings(estate: Estate, findings: list[Any], index: Joins | None = None) -> None:
-    """Put the managed-system and profile names the model knows into the findings' command texts
-    (rules write placeholders: a host's own outputs do not name its frame)."""
+    """Put the managed-system, profile and partition names the model knows into the findings'
+    command texts (rules write placeholders for the first two: a host's own outputs do not name its
+    frame; and the partition name the host's outputs give, :attr:`Host.lpar_name`, which the HMC
+    partition the host is joined to corrects)."""
     from ..model.change import MS, PROFILE
 
     if index is None and len(findings) > 1:
@@ -110,9 +114,21 @@ def name_findings(estate: Estate, findings: list[Any], index: Joins | None = Non
         if fr is None:
             continue
         swaps = [(MS, fr.name if fr.named else None), (PROFILE, fp.profile_name if fp is not None else None)]
+        host = estate.hosts.get(f.host)
+        renamed = _partition_option(host.lpar_name, fp.name) if host is not None and fp is not None \
+            and fp.name != host.lpar_name else None
         for block in (f.fix, f.rollback):
             for form in ("root", "padmin", "hmc"):
                 lines = getattr(block, form)
                 for old, new in swaps:
                     if new:
                         lines[:] = [line.replace(old, new) for line in lines]
+                if renamed is not None and form == "hmc":
+                    lines[:] = [renamed(line) for line in lines]
+
+
+def _partition_option(old: str, new: str) -> Callable[[str], str]:
+    """A function that names partition ``new`` instead of ``old`` where an HMC command names a
+    partition (``-p``, ``lpar_name=``, ``lpar_names=``), and nowhere else in the line."""
+    pattern = re.compile(r'(?:(?<=-p )|(?<=lpar_name=)|(?<=lpar_names=))' + re.escape(old) + r'(?=[\s",]|$)')
+    return lambda line: pattern.sub(lambda _m: new, line)

@@ -32,19 +32,19 @@ def round_up(value: float, step: float = 0.05) -> float:
     return round(math.ceil(value / step - 1e-9) * step, 2)
 
 
-def dlpar_resize(lpar: str, resource: str, flag: str, old: float, new: float, profile_attr: str,
+def dlpar_resize(lpar: Host | str, resource: str, flag: str, old: float, new: float, profile_attr: str,
                  fmt: str = "{:.2f}", basis: str = "heuristic", bound: str = "set") -> tuple[Commands, Commands]:
     """A partition's processor or memory setting (``profile_attr``: desired_proc_units, desired_procs,
     desired_mem) moved from old to new, now by DLPAR and in the profile; and its undo."""
     return propose(partition_change(lpar, profile_attr, old, new, basis=basis, bound=bound))
 
 
-def weight_change(lpar: str, old: int, new: int, basis: str = "heuristic") -> tuple[Commands, Commands]:
+def weight_change(lpar: Host | str, old: int, new: int, basis: str = "heuristic") -> tuple[Commands, Commands]:
     """A partition's uncapped weight set now and in its profile; and its undo."""
     return propose(partition_change(lpar, "uncap_weight", old, new, basis=basis))
 
 
-def dlpar_units(lpar: str, old: float, new: float, basis: str = "heuristic", bound: str = "set") -> tuple[Commands, Commands]:
+def dlpar_units(lpar: Host | str, old: float, new: float, basis: str = "heuristic", bound: str = "set") -> tuple[Commands, Commands]:
     """Entitled capacity moved from old to new, now and in the profile."""
     return propose(partition_change(lpar, "desired_proc_units", old, new, basis=basis, bound=bound))
 
@@ -124,7 +124,8 @@ def partition_change(host: Host | str, attribute: str, current: Any, target: Any
     name = host if isinstance(host, str) else host.name
     if vios is None:
         vios = False if isinstance(host, str) else host.is_vios
-    return ProposedChange("profile" if method == "profile" else "partition", lpar or name, attribute, current, target,
+    obj = lpar or (name if isinstance(host, str) else host.lpar_name)
+    return ProposedChange("profile" if method == "profile" else "partition", obj, attribute, current, target,
                           method, host=name, basis=basis, bound=bound, note=note,
                           prerequisites=list(prerequisites), frame=frame, vios=vios, hmc_partition=lpar is not None)
 

@@ -35,10 +35,10 @@ def ame_deficit(host: Host, cfg: Config) -> Iterator[Finding]:
     achieved = host.vmstat.get("achieved_memory_expansion_factor")
     reached = f"; vmstat -vc shows an achieved factor of {achieved.value}" if achieved is not None else ""
     lower = f"{max(1.0, round((factor or 1.0) - 0.2, 2)):.2f}" if factor else "<lower factor>"
-    fix = Commands(hmc=[f"chhwres -m {MS} -r mem -o s -p {host.name} -a mem_expansion={lower}",
-                        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},mem_expansion={lower}"',
+    fix = Commands(hmc=[f"chhwres -m {MS} -r mem -o s -p {host.lpar_name} -a mem_expansion={lower}",
+                        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},mem_expansion={lower}"',
                         "# or add true memory with chhwres -r mem -o a; run amepat on the live workload to choose"])
-    undo = Commands(hmc=[f"chhwres -m {MS} -r mem -o s -p {host.name} -a mem_expansion={factor}"] if factor else [])
+    undo = Commands(hmc=[f"chhwres -m {MS} -r mem -o s -p {host.lpar_name} -a mem_expansion={factor}"] if factor else [])
     if factor:
         fix.changes = [partition_change(host, "mem_expansion", round(factor, 2), float(lower))]
     yield finding(ame_deficit, host, "partition",

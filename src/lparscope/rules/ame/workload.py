@@ -56,9 +56,9 @@ def uncompressible_workload(host: Host, cfg: Config) -> Iterator[Finding]:
     fix = root_commands(host, ["amepat 60 60   # model the factors over a peak hour before deciding"])
     undo = Commands()
     if ame_on(host, rep) and mem:
-        fix.hmc = [f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},mem_expansion=0"',
+        fix.hmc = [f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},mem_expansion=0"',
                    "# AME off takes effect at the next activation; size true memory for the workload first"]
-        undo.hmc = [f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},mem_expansion={factor:.2f}"']
+        undo.hmc = [f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},mem_expansion={factor:.2f}"']
     yield finding(uncompressible_workload, host, "memory",
                   f"{host.name}: file cache {file_pct:.0f}% + pinned {pin_pct:.0f}% = {share:.0f}% of memory cannot be "
                   f"compressed by AME.", evidence=ev, fix=fix, rollback=undo,

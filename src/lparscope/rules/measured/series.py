@@ -50,9 +50,9 @@ def runq(host: Host, cfg: Config) -> Iterator[Finding]:
                   f"{host.name}: run queue above {ep.threshold:g} per logical CPU ({st.lcpu:.0f} lcpu) in {ep.n_hits} of "
                   f"{ep.n_samples} {st.what}; worst {ep.worst_value:.1f} per lcpu.",
                   evidence=st.cite([ep.worst_index] if ep.worst_index is not None else ep.indexes),
-                  fix=Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {host.name} --procs 1 --procunits 0.5",
+                  fix=Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {host.lpar_name} --procs 1 --procunits 0.5",
                                     "# or check for a runaway process first: topas, ps -ef -o pcpu,args | sort -rn | head"]),
-                  rollback=Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {host.name} --procs 1 --procunits 0.5"]),
+                  rollback=Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {host.lpar_name} --procs 1 --procunits 0.5"]),
                   disruption=["dlpar"], values={"current": f"{ep.worst_value:.1f} runnable per lcpu", "suggested": "<= 1"})
 
 
@@ -78,8 +78,8 @@ def paging_series(host: Host, cfg: Config) -> Iterator[Finding]:
                   f"(worst {ep.worst_value:.0f}/s{st.run_text(ep)}).",
                   evidence=st.cite(ep.indexes),
                   fix=Commands(root=["svmon -G -O unit=MB", "lsps -a"],
-                               hmc=[f"chhwres -m {MS} -r mem -o a -p {host.name} -q {add or '<MB>'}"]),
-                  rollback=Commands(hmc=[f"chhwres -m {MS} -r mem -o r -p {host.name} -q {add or '<MB>'}"]),
+                               hmc=[f"chhwres -m {MS} -r mem -o a -p {host.lpar_name} -q {add or '<MB>'}"]),
+                  rollback=Commands(hmc=[f"chhwres -m {MS} -r mem -o r -p {host.lpar_name} -q {add or '<MB>'}"]),
                   disruption=["dlpar"], values={"current": f"{ep.share:.0%} of {st.what} paging", "suggested": "0"})
 
 

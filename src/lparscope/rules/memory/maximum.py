@@ -48,7 +48,7 @@ def max_memory_far_above_online(host: Host, cfg: Config) -> Iterator[Finding]:
 
 
 def hmc_memory_change(host: Host, op: str, mb: int) -> str:
-    return f"chhwres -m {MS} -r mem -o {op} -p {host.name} -q {mb}"
+    return f"chhwres -m {MS} -r mem -o {op} -p {host.lpar_name} -q {mb}"
 
 
 def _initial_memory(host: Host) -> tuple[int | None, Evidence | None]:
@@ -94,13 +94,13 @@ def max_over_64x_min(host: Host, cfg: Config) -> Iterator[Finding]:
     sev = "warning" if initial and p.max_memory_mb > reach_init else "info"
     online = p.online_memory_mb or initial or 0
     if reach_min >= online:
-        fix = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},max_mem={reach_min}"'])
-        undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},max_mem={p.max_memory_mb}"'])
+        fix = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},max_mem={reach_min}"'])
+        undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},max_mem={p.max_memory_mb}"'])
         suggested = f"max {reach_min} MB"
     else:
         new_min = math.ceil(p.max_memory_mb / 64 / 256) * 256
-        fix = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},min_mem={new_min}"'])
-        undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},min_mem={p.min_memory_mb}"'])
+        fix = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},min_mem={new_min}"'])
+        undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},min_mem={p.min_memory_mb}"'])
         suggested = f"min {new_min} MB"
     fix.hmc.append("# profile change: applies at the next activation from the profile")
     msg = (f"{host.name}: maximum memory {p.max_memory_mb} MB; from its minimum {p.min_memory_mb} MB DLPAR reaches "

@@ -32,7 +32,7 @@ def vp_exceeds_pool(host: Host, cfg: Config) -> Iterator[Finding]:
         limit, what, ev = p.system_cores, "active cores in the system", "system_cores"
     if not limit or p.online_vps <= limit:
         return
-    fix, undo = dlpar_resize(host.name, "proc", "--procs", p.online_vps, limit, "desired_procs", "{}",
+    fix, undo = dlpar_resize(host, "proc", "--procs", p.online_vps, limit, "desired_procs", "{}",
                              basis="limit", bound="max")
     yield finding(
         vp_exceeds_pool, host, "partition",
@@ -119,7 +119,7 @@ def uncapped_above_ec(host: Host, cfg: Config) -> Iterator[Finding]:
     if ec and physc:
         sz = host.sizing  # with a timed series, size from the peak window like CPU-SIZING-MEASURED
         suggested = sz.recommended_ec if sz is not None and sz.recommended_ec else round_up(physc)
-        fix, undo = dlpar_units(host.name, ec, suggested, basis="measured")
+        fix, undo = dlpar_units(host, ec, suggested, basis="measured")
         values = {"current": f"EC {ec:.2f}, mean physc {physc:.2f}, mean %entc {entc:.0f}", "suggested": f"EC {suggested:.2f}"}
     else:
         fix, undo, values = Commands(), Commands(), {"current": f"mean %entc {entc:.0f}"}

@@ -50,13 +50,13 @@ def vp_ec_limits(host: Host, cfg: Config) -> Iterator[Finding]:
         # Prefer raising EC to the floor (keeps the VPs the workload may need); offer the VP cut as well.
         new_ec = round(math.ceil(vps / per_ec * 100 - 1e-9) / 100, 2)
         gone = vps - high
-        fix, undo = dlpar_units(host.name, ec, new_ec, basis="limit", bound="min")
+        fix, undo = dlpar_units(host, ec, new_ec, basis="limit", bound="min")
         fix.hmc.append(f"# or keep EC {ec:.2f} and remove {gone} VP: chhwres -m {MS} -r proc -o r -p {host.name} --procs {gone}")
         msg = (f"{host.name}: {vps} VPs on EC {ec:.2f} is {ec / vps:.3f} units per VP; at most {high} VPs "
                f"({basis}).")
         suggested = f"EC >= {new_ec:.2f} for {vps} VP, or <= {high} VP"
     else:
-        fix, undo = dlpar_resize(host.name, "proc", "--procs", vps, low, "desired_procs", "{}", basis="limit",
+        fix, undo = dlpar_resize(host, "proc", "--procs", vps, low, "desired_procs", "{}", basis="limit",
                                  bound="min")
         msg = f"{host.name}: {vps} VPs cannot consume EC {ec:.2f}; at least {low} are needed."
         suggested = f">= {low} VP"

@@ -28,7 +28,7 @@ def uncapped_weight_zero(host: Host, cfg: Config) -> Iterator[Finding]:
     p = host.partition
     if p is None or host.is_vios or not p.shared or not p.uncapped or p.weight != 0:
         return
-    fix, undo = weight_change(host.name, 0, 128)
+    fix, undo = weight_change(host, 0, 128)
     yield finding(uncapped_weight_zero, host, "partition",
                   f"{host.name} is uncapped with Variable Capacity Weight 0: it only gets spare pool cycles "
                   f"nobody else asks for.",
@@ -56,9 +56,9 @@ def dedicated_not_donating(host: Host, cfg: Config) -> Iterator[Finding]:
         return
     fix, _undo = propose(partition_change(host, "sharing_mode", None, "share_idle_procs_active", method="profile"),
                          fix_notes=["# takes effect at the next activation from the profile"])
-    fix.hmc.insert(0, f"lssyscfg -r prof -m {MS} --filter lpar_names={host.name} -F name,sharing_mode   # note the current value")
+    fix.hmc.insert(0, f"lssyscfg -r prof -m {MS} --filter lpar_names={host.lpar_name} -F name,sharing_mode   # note the current value")
     undo = Commands(hmc=[
-        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},sharing_mode=share_idle_procs"',
+        f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},sharing_mode=share_idle_procs"',
         "# or keep_idle_procs, whichever lssyscfg showed before the change",
     ])
     yield finding(dedicated_not_donating, host, "partition",

@@ -102,11 +102,11 @@ def vios_dedicated(host: Host, cfg: Config) -> Iterator[Finding]:
         return
     donating = bool(p.mode and p.mode.lower() == "donating")
     n = p.online_vps or 1
-    fix = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},proc_mode=shared,'
+    fix = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},proc_mode=shared,'
                         f'sharing_mode=uncap,uncap_weight=255,min_proc_units=0.5,desired_proc_units={n}.0,'
                         f'max_proc_units={n + 1}.0,min_procs=1,desired_procs={n + 1},max_procs={n + 2}"',
                         "# takes effect when the VIOS is activated from the profile; restart one VIOS of a pair at a time"])
-    undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.name},proc_mode=ded,'
+    undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},proc_mode=ded,'
                          f'sharing_mode={"share_idle_procs" if donating else "keep_idle_procs"},min_procs=1,desired_procs={n},max_procs={n}"'])
     yield finding(vios_dedicated, host, "partition",
                   f"VIOS {host.name} runs on {n} dedicated processor(s), mode {p.mode or 'unknown'}.",
