@@ -81,3 +81,36 @@ def test_one_pattern_for_all_start_lines_picks_the_kind_trying_each_in_turn_woul
     fallback = _Starts(odd)  # type: ignore[arg-type]
     assert fallback.joined is None and fallback.kind("ABCd") == "x" and fallback.kind("abd") == "y"
     assert fallback.kind("xyz") is None
+
+
+def test_prompts_as_sites_set_them():
+    """Prompt forms seen in real pastes: no blank after the sigil, the shell's own prompt, a bare
+    host name, 'user on host:path', a bracketed path with no sigil, and VIOS commands typed
+    through ioscli."""
+    from lparscope.sources.base import parse_prompt
+
+    seen = {line: (p.command, p.host) if (p := parse_prompt(line)) else None for line in [
+        "lpar7:/#lspv", "bash-4.2# lsvg -l rootvg", "ksh$ lspv", "aix7# netstat -in",
+        "root on vios3:/>lsdev -Cc adapter", "padmin@vios3:[/home/padmin]lsmap -all",
+        "$ ioscli lsmap -all -npiv", "# /usr/ios/cli/ioscli lspv", "ioscli lsdev -virtual",
+        # not prompts: a comment, an unknown command behind a bare word, a sigil without a host
+        "# Thread queue full", "ent0# foo", "#lspv", "Value>lsattr", "lpar7:/#notacommand"]}
+    assert seen == {
+        "lpar7:/#lspv": ("lspv", "lpar7"), "bash-4.2# lsvg -l rootvg": ("lsvg -l rootvg", None),
+        "ksh$ lspv": ("lspv", None), "aix7# netstat -in": ("netstat -in", "aix7"),
+        "root on vios3:/>lsdev -Cc adapter": ("lsdev -Cc adapter", "vios3"),
+        "padmin@vios3:[/home/padmin]lsmap -all": ("lsmap -all", "vios3"),
+        "$ ioscli lsmap -all -npiv": ("lsmap -all -npiv", None), "# /usr/ios/cli/ioscli lspv": ("lspv", None),
+        "ioscli lsdev -virtual": ("lsdev -virtual", None),
+        "# Thread queue full": None, "ent0# foo": None, "#lspv": None, "Value>lsattr": None,
+        "lpar7:/#notacommand": None}
+
+
+def test_outputs_under_tight_prompts_are_cut_apart():
+    text = ("lpar7:/#lspv\n"
+            "hdisk0          00c8d5e0a1b2c3d4                    rootvg          active\n"
+            "lpar7:/#errpt\n"
+            "IDENTIFIER TIMESTAMP  T C RESOURCE_NAME  DESCRIPTION\n"
+            "A6DF45AA   1104093025 I O RMCdaemon      The daemon is started.\n")
+    segs = split_and_classify(text)
+    assert [(s.start, s.kind, s.prompt.host) for s in segs] == [(1, "lspv", "lpar7"), (3, "errpt", "lpar7")]

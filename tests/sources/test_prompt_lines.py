@@ -14,7 +14,8 @@ _PIECES = (
     ["#", "$", ">", "# ", "$ ", "> ", "====", "---", "***", "~~", "[", "]", "=", "-", "*",
      "root@aix1:/ ", "padmin@vios1:/home/padmin", "[root@lpar2]/", "aix1:/", "hscroot@hmc:~",
      "Command: ", "-El", "-a", "-v", "ent0", "hdisk3", "|", "| |", "foo", "lsattrs", "_x", "9",
-     " ", "  ", "\t", "\x0c", "\xa0", "\u3000", "\r", "Running:", "/usr/sbin/"]
+     " ", "  ", "\t", "\x0c", "\xa0", "\u3000", "\r", "Running:", "/usr/sbin/", "bash-4.2", "root on vios1:/",
+     "padmin@vios1:[/home/padmin]", ":[", "ioscli ", "/usr/ios/cli/ioscli ", "aix7"]
     + sorted(KNOWN_COMMANDS)
 )
 

@@ -128,9 +128,11 @@ KNOWN_COMMANDS = frozenset(
     lslpp chdev oem_setup_env cat echo lspv lsvg lscfg prtconf lsconf svmon lsps
     lssyscfg lshwres lsnports lspath mpstat topas nmon errpt instfix emgr lssrad lsmcode
     bootinfo lsmpio lsvpd lsps df mount exit iperf iperf3 ping ftp nfsstat
-    lslparutil lshmc lssysconn lssvcevents lsfs vnicstat
+    lslparutil lshmc lssysconn lssvcevents lsfs vnicstat ioscli
     """.split()
 )
+# A VIOS command typed through the restricted shell's program: "ioscli lsmap -all" is "lsmap -all".
+_IOSCLI = ("ioscli ", "/usr/ios/cli/ioscli ")
 
 # Commands people also paste bare, without any option, on a line of their own.
 _BARE_OK = frozenset("ioslevel oslevel lspv lswpar prtconf lsconf lsmcode lssrad lsvpd errpt df lsfs".split())
@@ -145,6 +147,13 @@ _USER_HOST_RE = re.compile(r"(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-
 # [user@host]/path, [user@host:~] (a path inside the brackets: the host holds no ":")
 _BRACKET_RE = re.compile(r"\[(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)(?::[^\]\s]*)?\]")
 _HOST_PATH_RE = re.compile(r"(?P<host>[A-Za-z0-9][\w.-]*):")  # host:/path
+# "root on vios1:/>", a PS1 some sites set (user, the word "on", host:path)
+_USER_ON_HOST_RE = re.compile(r"(?P<user>[A-Za-z_][\w-]*) on (?P<host>[A-Za-z0-9][\w.-]*):\S*$")
+# The shell's own prompt ("bash-4.2#", "ksh$"): no host in it
+_SHELL_RE = re.compile(r"(?:ba|k|z|c|tc)?sh(?:-[\d.]+)?$")
+_WORD_HOST_RE = re.compile(r"[A-Za-z0-9][\w.-]*$")  # "aix1#", "powerha1#": the host alone
+# "padmin@vios1:[/home/padmin]lsmap -all": a PS1 that ends with the bracketed path, no sigil
+_BRACKET_PATH_RE = re.compile(r"[ \t]*(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*):\[[^\]\s]*\][ \t]*(?P<cmd>\S.*)")
 _EMPTY_USER_HOST_RE = re.compile(r"\[?[\w.-]+@[\w.-]")
 _EMPTY_HOST_PATH_RE = re.compile(r"[\w.-]+:[/~]")
 _PROGRAM_RE = re.compile(r"\s*([a-z_]+)")  # the first word of a line, after its leading blanks
@@ -197,6 +206,9 @@ def _bare_command(line: str) -> Prompt | None:
     s = line.strip()
     if "| |" in s:
         return None
+    if m.group(1) == "ioscli":
+        inner = _without_ioscli(s)
+        return _bare_command(inner) if inner != s else None
     prog = m.group(1)
     rest = s[len(prog):]
     if not rest:
@@ -275,6 +287,10 @@ def parse_prompt(line: str) -> Prompt | None:
     # No prompt sigil (the _SIGILS as substring tests: a character-class search steps through the
     # line) and no banner: only a command typed alone can be here.
     if _SIGIL_1 not in line and _SIGIL_2 not in line and _SIGIL_3 not in line and line.lstrip()[:1] not in "=*-~[":
+        if ":[" in line and (m := _BRACKET_PATH_RE.match(line)) is not None:
+            cmd = _without_ioscli(m.group("cmd").strip())
+            if cmd.split()[0].rsplit("/", 1)[-1] in KNOWN_COMMANDS:
+                return Prompt(command=cmd, host=m.group("host"), user=m.group("user"))
         return _bare_command(line)
     if is_bare_prompt(line):
         return Prompt(command="")  # a prompt with nothing typed: ends the previous output
@@ -285,28 +301,46 @@ def parse_prompt(line: str) -> Prompt | None:
             return banner
     at = _first_sigil(s)
     after = s[at + 1:] if at >= 0 else ""
-    cmd = after.strip()
-    if at < 0 or not after[:1].isspace() or not cmd:
+    cmd = _without_ioscli(after.strip())
+    if at < 0 or not cmd:
         return _bare_command(line)
+    # "aix1:/#lspv": no blank after the sigil, taken only behind a user@host or host:path
+    tight = not after[:1].isspace()
     before = s[:at].rstrip()
-    user = host = host3 = None
+    user = host = None
+    named = False  # the text before the sigil names the user and host (user@host, user on host)
     if before:
-        if _has_space(before):
-            return _bare_command(line)
         m = _USER_HOST_RE.match(before) or _BRACKET_RE.match(before)
-        if m:
-            user, host = m.group("user"), m.group("host")
+        if m and not _has_space(before):
+            user, host, named = m.group("user"), m.group("host"), True
+        elif (m := _USER_ON_HOST_RE.match(before)) is not None:
+            user, host, named = m.group("user"), m.group("host"), True
+        elif _has_space(before):
+            return _bare_command(line)
+        elif (h := _HOST_PATH_RE.match(before)) is not None:
+            host = h.group("host")
+        elif tight:
+            return _bare_command(line)
+        elif _SHELL_RE.match(before):
+            pass  # "bash-4.2# lspv"
+        elif _WORD_HOST_RE.match(before):
+            host = before  # "aix1# lspv"
         else:
-            h = _HOST_PATH_RE.match(before)
-            if not h:
-                return _bare_command(line)
-            host3 = host = h.group("host")
+            return _bare_command(line)
+    elif tight:
+        return _bare_command(line)
     first = cmd.split()[0].rsplit("/", 1)[-1]
-    if first not in KNOWN_COMMANDS and not (user and host):
-        return None
-    if host3 and first not in KNOWN_COMMANDS:
+    if first not in KNOWN_COMMANDS and not (named and not tight):
         return None
     return Prompt(command=cmd, host=host, user=user)
+
+
+def _without_ioscli(cmd: str) -> str:
+    """A command line without the VIOS ioscli program in front of it."""
+    for lead in _IOSCLI:
+        if cmd.startswith(lead):
+            return cmd[len(lead):].lstrip()
+    return cmd
 
 
 def leading_prompt(lines: list[str]) -> tuple[Prompt | None, int]:

@@ -29,7 +29,7 @@ def prompt_lines(lines: list[str]) -> list[tuple[int, Prompt]]:
     looked at one by one (an output of 100,000 lines has a handful)."""
     text = "\n" + "\n".join(lines)  # a line starts after each "\n" (its position is that line's start - 1)
     starts = [m.start() for m in _LINE_START_CANDIDATE_RE.finditer(text)]
-    for sigil in _SIGILS:
+    for sigil in (*_SIGILS, ":["):  # ":[": a prompt ending with its bracketed path (base._BRACKET_PATH_RE)
         at = text.find(sigil)
         while at >= 0:
             starts.append(at)
