@@ -56,6 +56,16 @@ def test_single_server_quiet_when_both_vios_serve():
     v3.vscsi_mappings.append(NS(vhost="vhost0", physloc="U8286.42A.0000001-V1-C5", client_id=3, vtd="vt", _evidence=ev()))
     (f,) = run_rule(vios_redundancy.single_server, estate(v1, v2, v3))
     assert f.host == "vios3"
+    # ... and the lsmap outputs of vios1 and vios2 say nothing of vios3's frame: its partner may not be collected
+    assert f.level == "info" and "output of its frame is in the data" in f.message
+
+
+def test_single_server_leaves_install_media_out():
+    v1, v2 = host("vios1", "vios"), host("vios2", "vios")
+    v1.vscsi_mappings += [vscsi("vhost0", 3), vscsi("vhost2", 5, vtd="vtopt0", disk="/var/vio/VMLibrary/aix73_base.iso"),
+                          vscsi("vhost3", 6, vtd="media1", disk="cd0")]
+    v2.vscsi_mappings += [vscsi("vhost0", 3, lpar=2)]
+    assert run_rule(vios_redundancy.single_server, estate(v1, v2)) == []
 
 
 def test_ioslevel_summary_and_pair_mismatch():

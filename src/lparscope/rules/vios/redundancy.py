@@ -27,11 +27,19 @@ def mapping_evidence(m: Any) -> Evidence | None:
     return getattr(m, "_evidence", None)
 
 
+def virtual_optical(m: Any) -> bool:
+    """A vSCSI mapping of install media, not of a disk: a virtual optical device (``mkvdev -fbo`` names
+    it vtoptN) over a media-library file or a physical CD/DVD drive. A client does not stop when it
+    loses one, so it is not storage to make redundant."""
+    backing = getattr(m, "backing_device", None) or ""
+    return (m.vtd or "").startswith("vtopt") or "/VMLibrary/" in backing or backing.startswith("cd")
+
+
 def served(host: Host) -> dict[str, dict[Client, list[Any]]]:
     """Clients this VIOS really serves, per protocol: vSCSI with a target device, NPIV mapped to a port."""
     out: dict[str, dict[Client, list[Any]]] = {"vSCSI": {}, "NPIV": {}}
     for m in host.vscsi_mappings:
-        if m.vtd and m.client_id:
+        if m.vtd and m.client_id and not virtual_optical(m):
             out["vSCSI"].setdefault((frame_of(m.physloc), m.client_id), []).append(m)
     for m in host.npiv_mappings:
         if m.fc_name and m.client_id:
@@ -71,7 +79,7 @@ def client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[A
     when that VIOS does. (A client with several virtual FC adapters all on one VIOS is reported per
     client by STO-NPIV-NO-REDUNDANCY.) Checked per protocol (vSCSI target devices, NPIV mappings to a port) and per
     frame (from the adapter location codes). When no other VIOS's lsmap output for that protocol is in
-    the data the finding is only informational: the partner may simply not have been collected.""",
+    the data for the same frame, the finding is only informational: the partner may simply not have been collected.""",
     scope="estate",
 )
 def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
@@ -82,7 +90,9 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
         for proto, clients in per[h.name].items():
             for c in clients:
                 by_id[proto].setdefault(c[1], []).append((h.name, c))
-    mapping = {"vSCSI": {h.name for h in vios if h.vscsi_mappings}, "NPIV": {h.name for h in vios if h.npiv_mappings}}
+    # per protocol, the frames (from the adapter location codes) of each VIOS whose lsmap output is in the data
+    mapping = {"vSCSI": {h.name: {frame_of(m.physloc) for m in h.vscsi_mappings} for h in vios if h.vscsi_mappings},
+               "NPIV": {h.name: {frame_of(m.physloc) for m in h.npiv_mappings} for h in vios if h.npiv_mappings}}
     for h in vios:
         for proto, clients in per[h.name].items():
             alone = {c: ms for c, ms in clients.items()
@@ -94,8 +104,12 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
             maps = [m for ms in alone.values() for m in ms]
             names = client_names(estate, h, sorted(alone, key=lambda c: (c[0] or '', c[1])), maps)
             who = ", ".join(f"{i} ({names[i]})" if i in names else str(i) for i in ids)
-            known = any(n != h.name for n in mapping[proto])  # another VIOS's lsmap output of this protocol is in the data
-            note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output is in the data: "
+            # another VIOS's lsmap output of this protocol is in the data, for the same frame (a frame not
+            # told by the location codes may be any)
+            mine = {c[0] for c in alone}
+            known = any(n != h.name and (None in mine or None in frames or bool(mine & frames))
+                        for n, frames in mapping[proto].items())
+            note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output of its frame is in the data: "
                     "add the partner VIOS's output to confirm.")
             if proto == "vSCSI":
                 fix = Commands(
