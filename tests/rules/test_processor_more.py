@@ -155,3 +155,24 @@ def test_hmc_commands_name_the_partition_not_the_host():
     # no partition name in the host's outputs: the host name stands in
     (f,) = run_rule(processor_sharing.dedicated_not_donating, host("aix7", type="Dedicated-SMT-4", mode="Capped"))
     assert "lpar_name=aix7," in f.fix.hmc[1]
+
+
+def test_smt_off_reads_one_thread_and_prtconf_tells_the_hardware():
+    from lparscope.rules.host_facts import power_generation, smt_threads
+    from lparscope.sources import prtconf
+
+    off = PROC0.format(smt=0, gen="POWER8").replace("smt_enabled true ", "smt_enabled false")
+    h = feed(host(type=None), lsattr, off)
+    assert smt_threads(h)[0] == 1  # SMT off: smt_threads reads 0, one thread per processor
+    (f,) = run_rule(processor_smt.smt_not_default, h)
+    assert f.values == {"current": "SMT1", "suggested": "SMT4"} and f.rollback.root[0] == "smtctl -t 1 -w now"
+    # a POWER8 running in POWER7 mode: prtconf's Processor Type is the hardware
+    p8 = feed(host(type="Shared-SMT-4"), prtconf, "# prtconf\nSystem Model: IBM,8286-42A\n"
+              "Processor Type: PowerPC_POWER8\nProcessor Implementation Mode: POWER 7\n"
+              "Processor Version: PV_7_Compat\nNumber Of Processors: 4\n", "prtconf.txt")
+    gen, what, _ev = power_generation(p8)
+    assert gen == 8 and what == "prtconf Processor Type PowerPC_POWER8"
+    # POWER7 is read but the catalogue gives no default for it: said so, not "generation unknown"
+    p7 = feed(host(type="Shared-SMT-2"), lsattr, PROC0.format(smt=2, gen="POWER7"))
+    (g,) = run_rule(processor_smt.smt_not_default, p7)
+    assert "POWER7: the catalogue gives no default for it" in g.message

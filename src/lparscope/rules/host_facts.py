@@ -27,8 +27,9 @@ def generation_from_text(text: str | None) -> float | None:
 
 
 def power_generation(host: Host, use_frame: bool = True) -> tuple[float | None, str, Evidence | None]:
-    """(generation, what it was read from, evidence); hardware (lsattr proc type) wins over compat modes,
-    then the frame's type-model (HMC data, ``use_frame``) when the host's own outputs do not tell."""
+    """(generation, what it was read from, evidence); hardware (lsattr proc type, prtconf Processor Type)
+    wins over compat modes, then the frame's type-model (HMC data, ``use_frame``) when the host's own
+    outputs do not tell."""
     for name in sorted(host.devices):
         dev = host.devices[name]
         if re.fullmatch(r"proc\d+", name) and dev.attr("type"):
@@ -36,6 +37,10 @@ def power_generation(host: Host, use_frame: bool = True) -> tuple[float | None, 
             if gen:
                 ev = dev.attr_ev("type")
                 return gen, f"{name} type {dev.attr('type')}", ev[0] if ev else None
+    system = host.system.record if host.system is not None else None
+    if system is not None and (gen := generation_from_text(getattr(system, "processor_type", None))):
+        # prtconf's Processor Type is the hardware's ("PowerPC_POWER8" beside Implementation Mode: POWER 7)
+        return gen, f"prtconf Processor Type {system.processor_type}", host.system.ev("processor_type")
     for s in host.of_kind("amepat", "AmepatReport"):
         mode = getattr(s.record, "processor_implementation_mode", None)
         gen = generation_from_text(mode or "")
@@ -108,7 +113,8 @@ def tunable_int(host: Host, name: str) -> tuple[int | None, Sourced | None]:
 
 
 def smt_threads(host: Host) -> tuple[int | None, Evidence | None]:
-    """SMT threads per VP: lparstat -i Type, then the lparstat header smt=, then lsattr proc0 smt_threads."""
+    """SMT threads per VP: lparstat -i Type, then the lparstat header smt=, then lsattr proc0 (smt_enabled
+    false, or smt_threads 0: SMT off, one thread)."""
     p = host.partition
     if p is not None and p.type:
         m = re.search(r"smt-?(\d+)", p.type, re.I)
@@ -123,9 +129,12 @@ def smt_threads(host: Host) -> tuple[int | None, Evidence | None]:
         if smt and smt.lower() == "off":
             return 1, s.ev()
     dev = host.devices.get("proc0")
+    if dev is not None and (dev.attr("smt_enabled") or "").lower() == "false":
+        ev = dev.attr_ev("smt_enabled")  # SMT off: one thread per processor (smt_threads then reads 0)
+        return 1, ev[0] if ev else None
     if dev is not None and dev.attr("smt_threads") and dev.attr("smt_threads").isdigit():  # type: ignore[union-attr]
         ev = dev.attr_ev("smt_threads")
-        return int(dev.attr("smt_threads")), ev[0] if ev else None  # type: ignore[arg-type]
+        return max(1, int(dev.attr("smt_threads"))), ev[0] if ev else None  # type: ignore[arg-type]
     return None, None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Host
+from ...model.generation import label as generation_label
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from ..host_facts import aix_level, power_generation, smt_threads
@@ -48,7 +49,8 @@ def smt_not_default(host: Host, cfg: Config) -> Iterator[Finding]:
     if want is None:
         if threads > 2:
             return
-        want, why = 4, "generation unknown: SMT1/SMT2 flagged (catalogue CPU-01)"
+        known = "generation unknown" if not gen else f"{generation_label(gen)}: the catalogue gives no default for it"
+        want, why = 4, f"{known}; SMT1/SMT2 flagged (catalogue CPU-01)"
     if threads == want:
         return
     sev = "warning" if threads <= 2 and gen is not None and gen >= 8 else None
