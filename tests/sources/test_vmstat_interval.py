@@ -88,3 +88,18 @@ def test_a_pipe_or_redirection_after_the_command_is_not_its_interval() -> None:
         (head,), rows = split(vi.parse(text))
         assert head.interval_s == 2.0 and len(rows) == 5
     assert vi.detect(f"# vmstat\n{body}") <= 5  # one report of averages since boot: not a series
+
+
+def test_io_view_with_a_w_column_and_no_prompt() -> None:
+    # vmstat -I on some AIX levels: r b p w (threads waiting on raw I/O) before avm
+    text = ("System configuration: lcpu=32 mem=98304MB ent=4.00\n\n"
+            "  kthr       memory              page              faults              cpu\n"
+            "----------- ----------- ------------------------ ------------ -----------------------\n"
+            "r  b  p  w   avm   fre  fi  fo  pi  po  fr   sr  in   sy  cs us sy id wa    pc    ec\n"
+            "3  1  0  7 18250311 2210456   4   2   0   0   0    0 8120 90412 20117 31  9 57  3  1.71  42.8\n")
+    (seg,) = split_and_classify(text, parsers())
+    assert seg.kind == "vmstat"
+    headers, reports = split(vi.parse(text))
+    (r,) = reports
+    assert (headers[0].lcpu, r.values["w"], r.values["p"], r.values["syscalls"], r.values["pc"]) == (32, 7.0, 0.0, 90412.0, 1.71)
+    assert vi.parse(text).warnings == []

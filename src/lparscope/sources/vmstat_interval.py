@@ -1,6 +1,6 @@
 """Virtual memory and processor activity over intervals: AIX ``vmstat [-t] [-w] [-I] [-c] interval [count]``.
 
-Input (the columns depend on the flags: ``-I`` adds ``p fi fo``, ``-c`` the AME columns, ``-t`` a
+Input (the columns depend on the flags: ``-I`` adds ``p fi fo`` (``p w fi fo`` on some levels), ``-c`` the AME columns, ``-t`` a
 time column; a micro-partition adds ``pc ec``)::
 
     # vmstat -t 5 3
@@ -43,7 +43,7 @@ TITLE = "vmstat [-t] [-w] [-I] [-c] interval [count]"
 COMMANDS = [r"^vmstat(?:\s+-[twIWcl@]+|\s+-@\s*\S+|\s+hdisk\d+)*\s+\d+(?:\s+\d+)?\s*(?:[|>;&].*)?$"]
 STARTS = re.compile(r"^\s*System configuration:\s*lcpu=|^\s*kthr\s+memory\s+page\b")
 
-_HEADER_RE = re.compile(r"^\s*r\s+b\s+(?:p\s+)?avm\s+fre\b")
+_HEADER_RE = re.compile(r"^\s*r\s+b\s+(?:p\s+)?(?:w\s+)?avm\s+fre\b")  # -I adds p (and on some levels w)
 _GROUPS_RE = re.compile(r"^\s*kthr\s+memory\b")
 _DASHES_RE = re.compile(r"^\s*-{2,}(?:\s+-{2,})*\s*$")
 _TIME_RE = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})$")
