@@ -209,3 +209,14 @@ def test_nmon_export_of_a_hostile_recording_says_why(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "more than 10,000 sections" in res.output
     assert isinstance(res.exception, SystemExit)  # the clean exit, not an exception escaping
     assert not (tmp_path / "tables").exists()
+
+
+def test_a_host_measured_but_not_sized_says_why_not_none(report: dict) -> None:
+    r = copy.deepcopy({k: report[k] for k in report if k != "hosts"})
+    r["hosts"] = [{"name": "lpar9", "sizing": {
+        "peak_window": None, "peak_source": "whole", "peak": {"mean": 1.19, "p95": 1.19, "max": 1.19},
+        "recommended_ec": None, "recommended_vp": None, "current_ec": 0.4, "current_vp": 4,
+        "reasons": ["peak window whole recording: 1 of 1 samples", "only 1 sample(s): too few to recommend EC and VPs"]}}]
+    text = "\n".join(render(r, show_all=True))
+    assert "no recommendation (only 1 sample(s): too few to recommend EC and VPs)" in re.sub(r"\s+", " ", text)
+    assert "None" not in text

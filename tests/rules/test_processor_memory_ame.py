@@ -81,3 +81,13 @@ def test_ame_deficit():
     assert "2 of 3" in f.message and "1024 pages = 4 MB" in f.message and "mem_expansion=1.60" in f.fix.hmc[0]
     h.cpu = cpu("dxm", [0, 0, 0])
     assert run_rule(ame_deficit.ame_deficit, h) == []
+
+
+def test_one_sample_is_not_sized_from():
+    # njmon -c 1 / lparstat 5 1: one moment, not an average (sizing/cpu.py MIN_SAMPLES)
+    h = host(entitled_capacity=0.4, online_vps=4)
+    h.cpu = cpu("%entc", [297.0], physc=[1.19])
+    assert run_rule(processor_entitlement.uncapped_above_ec, h) == []
+    (f,) = run_rule(processor_entitlement.ec_below_vp, h)
+    assert f.values["suggested"] == "EC 1.00, 4 VP" and "too few samples to size from" in f.message
+    assert all(c.basis == "heuristic" for c in f.changes)

@@ -216,9 +216,14 @@ def _sizing(report: dict[str, Any], out: _Lines, show_all: bool = False, quiet: 
     for name, z in sized:
         pk = z.get("peak") or {}
         window = "-".join(z["peak_window"]) if z.get("peak_window") else "whole recording"
+        if z.get("recommended_ec") is None or z.get("recommended_vp") is None:  # measured, but not enough to size from
+            why = (z.get("reasons") or ["not enough to size from"])[-1]  # the last reason is the one that stopped it
+            advice = f"no recommendation ({why})"
+        else:
+            advice = (f"EC {f2(z.get('recommended_ec'))}, {z.get('recommended_vp')} VP"
+                      f"{' uncapped' if z.get('recommended_uncapped') else ''}")
         out.add(f"  {name}: peak {window} ({z.get('peak_source')}), physc mean {f2(pk.get('mean'))} "
-                f"P95 {f2(pk.get('p95'))} max {f2(pk.get('max'))} -> EC {f2(z.get('recommended_ec'))}, "
-                f"{z.get('recommended_vp')} VP{' uncapped' if z.get('recommended_uncapped') else ''} "
+                f"P95 {f2(pk.get('p95'))} max {f2(pk.get('max'))} -> {advice} "
                 f"(now EC {z.get('current_ec')}, {z.get('current_vp')} VP)")
     if more:
         out.add(more)

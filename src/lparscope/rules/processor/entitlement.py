@@ -8,6 +8,7 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Host
+from ...sizing.cpu import MIN_SAMPLES
 from ..changes import dlpar_resize, dlpar_units, partition_change, propose, round_up
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
@@ -70,7 +71,7 @@ def ec_below_vp(host: Host, cfg: Config) -> Iterator[Finding]:
         suggested = max(sz.recommended_ec, p.entitled_capacity)
         fix_vps = sz.recommended_vp if sz.recommended_vp < p.online_vps else None
         basis = f"the measured peak window (see CPU-SIZING-MEASURED): average {sz.peak.mean:.2f}, peak {sz.peak.max:.2f}"
-    elif mean is not None and peak is not None:
+    elif mean is not None and peak is not None and len(host.cpu.values("physc")) >= MIN_SAMPLES:
         # Measured: EC = average use at peak, VPs = peak use plus one of headroom (000 §3.1; S2).
         suggested = round_up(max(mean, p.entitled_capacity))
         wanted_vps = max(math.ceil(peak) + 1, math.ceil(suggested))
@@ -79,7 +80,8 @@ def ec_below_vp(host: Host, cfg: Config) -> Iterator[Finding]:
     else:
         suggested = round_up(p.online_vps * cfg.t("ec_to_vp_min_ratio"))
         measured = "heuristic"
-        basis = f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs (no lparstat samples to size from)"
+        basis = (f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs (no lparstat samples to size from)"
+                 if mean is None else f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs (too few samples to size from)")
     fix, undo = propose(
         partition_change(host, "desired_proc_units", p.entitled_capacity, suggested, basis=measured)
         if suggested > p.entitled_capacity else None,
@@ -111,8 +113,8 @@ def uncapped_above_ec(host: Host, cfg: Config) -> Iterator[Finding]:
     if p is None or cpu is None or not p.uncapped:
         return
     entc = cpu.mean("%entc")
-    if entc is None or entc <= cfg.t("entc_uncapped_high"):
-        return
+    if entc is None or entc <= cfg.t("entc_uncapped_high") or len(cpu.values("%entc")) < MIN_SAMPLES:
+        return  # a sample or two is a moment, not an average to size from (sizing's MIN_SAMPLES)
     ec = p.entitled_capacity or _float(cpu.config.get("ent"))
     physc = cpu.mean("physc")
     ev = p.ev("entitled_capacity", "mode") + cpu.evidence[:1] + cpu.evidence[-1:]
