@@ -77,3 +77,14 @@ def test_bad_input_warns_without_raising():
     r = lparstat_info.parse("nothing useful here\n")
     assert r.records == [] and r.warnings
     assert lparstat_info.parse("").records == []
+
+
+def test_a_grep_of_lparstat_i_is_still_lparstat_i():
+    text = ("Online Virtual CPUs                        : 3\n"
+            "Maximum Virtual CPUs                       : 6\n"
+            "Minimum Virtual CPUs                       : 1\n"
+            "Active Physical CPUs in system             : 40\n"
+            "Physical CPU Percentage                    : 41.67%\n")
+    assert lparstat_info.detect(text) >= 60
+    (info,) = lparstat_info.parse(text).records
+    assert (info.online_virtual_cpus, info.maximum_virtual_cpus, info.minimum_virtual_cpus) == (3, 6, 1)

@@ -81,3 +81,12 @@ def test_bad_rows_warn_with_line_numbers():
     assert len(samples) == 2 and samples[1].values["%idle"] is None
     assert [w.line for w in r.warnings] == [4, 5]
     assert ls.parse("12 34\n").warnings[0].line == 1
+
+
+def test_the_configuration_line_alone_is_read():
+    text = "System configuration: type=Shared mode=Uncapped smt=8 lcpu=16 mem=32768MB psize=24 ent=1.50\n"
+    assert ls.detect(text) >= 60
+    (cfg,) = ls.parse(text).records
+    assert isinstance(cfg, LparstatConfig) and (cfg.type, cfg.mode, cfg.smt, cfg.lcpu) == ("Shared", "Uncapped", "8", 16)
+    # a configuration line over some other text is not enough alone
+    assert ls.detect(text + "some other line\n") < 50

@@ -66,8 +66,13 @@ _ALIASES = {
     "minimum_memory": "minimum_memory_mb", "desired_memory": "desired_memory_mb",
     "target_memory_expansion_size": "target_memory_expansion_size_mb",
 }
+# labels only lparstat -i prints (a grep of it, "lparstat -i | grep CPU", keeps a few of them)
 _KNOWN_KEYS = {"node_name", "partition_name", "partition_number", "entitled_capacity",
-               "online_virtual_cpus", "online_memory", "partition_group_id", "shared_pool_id"}
+               "online_virtual_cpus", "online_memory", "partition_group_id", "shared_pool_id",
+               "maximum_virtual_cpus", "minimum_virtual_cpus", "desired_virtual_cpus", "maximum_physical_cpus_in_system",
+               "active_physical_cpus_in_system", "active_cpus_in_pool", "shared_physical_cpus_in_system",
+               "physical_cpu_percentage", "variable_capacity_weight", "minimum_capacity", "maximum_capacity",
+               "capacity_increment", "entitled_capacity_of_pool", "maximum_capacity_of_pool", "unallocated_capacity"}
 
 
 @dataclass

@@ -127,7 +127,10 @@ def detect(text: str) -> int:
     has_config = any(_CONFIG_RE.match(ln) and "type=" in ln for ln in body)
     header = next((ln for ln in body if _HEADER_START.match(ln)), None)
     if header is None:
-        return 20 if has_config else 0
+        # the configuration line alone (a paste that stops before the samples) still tells the
+        # partition's type, mode, SMT and entitlement
+        alone = has_config and all(_CONFIG_RE.match(ln) for ln in body) and any("ent=" in ln for ln in body)
+        return 60 if alone else 20 if has_config else 0
     score = 85 if has_config else 60
     if "%hypv" in header:  # lparstat -h: not read here
         score = 30
