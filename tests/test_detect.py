@@ -114,3 +114,37 @@ def test_outputs_under_tight_prompts_are_cut_apart():
             "A6DF45AA   1104093025 I O RMCdaemon      The daemon is started.\n")
     segs = split_and_classify(text)
     assert [(s.start, s.kind, s.prompt.host) for s in segs] == [(1, "lspv", "lpar7"), (3, "errpt", "lpar7")]
+
+
+def test_parallel_shell_output_is_read_per_host():
+    """xdsh / dsh / pdsh put 'host: ' in front of every line; each host's output comes in one run."""
+    text = ("xdsh vios3,vios4 -l padmin \"ioscli lspv\"\n"
+            "vios3: NAME             PVID                                 VG               STATUS\n"
+            "vios3: hdisk0           00f6c1a2b3c4d5e6                     rootvg           active\n"
+            "vios3: hdisk1           00f6c1a2b3c4d5e7                     None\n"
+            "vios4: NAME             PVID                                 VG               STATUS\n"
+            "vios4: hdisk0           00f6c1a2b3c4ffee                     rootvg           active\n"
+            "vios4: \n"
+            "vios4: hdisk1           00f6c1a2b3c4fff0                     None\n")
+    segs = split_and_classify(text)
+    read = [(s.start, s.kind, s.prompt.host if s.prompt else None) for s in segs]
+    assert read == [(1, None, None), (2, "lspv", "vios3"), (5, "lspv", "vios4")]
+    lspv = segs[2]
+    from lparscope.sources import lspv as lspv_parser
+    pvs = lspv_parser.parse(lspv.text).records
+    assert [(p.name, p.vg, p.line + lspv.start - 1) for p in pvs] == [("hdisk0", "rootvg", 6), ("hdisk1", None, 8)]
+    # hosts' lines interleaved one by one look like a keyed listing ("MAC:", "VLAN:" ...): not split
+    from lparscope.sources.dsh import host_spans
+    mixed = [ln for pair in zip(text.splitlines()[1:4], text.splitlines()[4:7]) for ln in pair]
+    assert host_spans(mixed) is None
+
+
+def test_lines_that_start_with_a_word_and_a_colon_are_not_a_parallel_shell():
+    from lparscope.sources.dsh import host_spans
+
+    errpt = ["LABEL:          SC_DISK_ERR2", "IDENTIFIER:     B6267342", "",
+             "Date/Time:       Tue Nov  4 09:30:25 2025", "Sequence Number: 1234",
+             "LABEL:          SC_DISK_ERR4", "IDENTIFIER:     DCB47997"]
+    assert host_spans(errpt) is None
+    entstat = ["State: PRIMARY", "Bridge Mode: All", "Priority: 1", "Active: True", "Status: OK"]
+    assert host_spans(entstat) is None

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
 from . import parsers
 from .base import SNAP_RULE, Prompt, is_snap_rule, snap_header, split_lines, strip_ansi
+from .dsh import host_spans
 from .prompt_scan import prompt_lines
 
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
@@ -269,6 +270,20 @@ def split_and_classify(text: str, registry: dict[str, ModuleType] | None = None)
         # the lines of dots framing a snap's section headers belong to no output (the file's line
         # numbers stay: the line is emptied, not removed)
         lines = ["" if is_snap_rule(ln) else ln for ln in lines]
+    dsh = host_spans(lines)
+    if dsh is not None:  # "host: line" on every line (xdsh, dsh, pdsh): each host's outputs apart
+        spans, rest = dsh
+        out = [replace(seg, start=seg.start + sp.first, notes=[(n + sp.first, m) for n, m in seg.notes],
+                       prompt=Prompt(seg.prompt.command if seg.prompt else "", host=sp.host,
+                                     user=seg.prompt.user if seg.prompt else None))
+               for sp in spans for seg in _segments(sp.lines, registry)]
+        out += _segments(rest, registry)
+        return sorted(out, key=lambda seg: seg.start)
+    return _segments(lines, registry)
+
+
+def _segments(lines: list[str], registry: dict[str, ModuleType]) -> list[Segment]:
+    """:func:`split_and_classify` of the lines of a file (its snap rules already emptied)."""
     cut = _cut_long_lines(lines)
     starts = _starts(registry)
     memo: dict[Any, Any] = {}  # detections and parses of the same text, made once for this file
