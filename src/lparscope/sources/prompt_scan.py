@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .base import _SIGILS, KNOWN_COMMANDS, Prompt, parse_prompt
+from .prompt_line import _SIGILS, KNOWN_COMMANDS, Prompt, parse_prompt
 
 # A line parse_prompt can accept holds a sigil, or starts (after blanks) with a banner character
 # or a known command's name as a whole word. Sigils are found by str.find, line starts by a
