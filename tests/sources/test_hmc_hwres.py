@@ -82,3 +82,68 @@ def test_without_prompt_resource_inferred_and_kind_wins():
     assert [seg.kind for seg in split_and_classify(text)] == ["lshwres"]
     (o,) = h.parse(text).records
     assert o.resource == "proc-lpar" and o.system is None and h.proc_lpar(o)["sharing_mode"] == "cap"
+
+
+def test_vfc_server_rows_without_prompt_are_fc_by_their_listing():
+    # a vFC server adapter prints no WWPNs: the client rows of the same listing say it is FC
+    r = parse("hmc11_virtualio_fc_no_prompt.txt")
+    assert [o.resource for o in r.records] == ["vfc"] * 4
+    server = h.vfc(r.records[1])
+    assert (server["adapter_type"], server["remote_lpar_name"], server["remote_slot"], server["wwpns"]) == ("server", "web12", 52, [])
+
+
+def test_adapter_server_rows_alone_told_by_the_hmc_attribute_order():
+    # lshwres prints adapter_type before state for fc, after is_required for scsi
+    fc = "lpar_name=vioa,lpar_id=1,slot_num=152,adapter_type=server,state=1,is_required=0,remote_lpar_id=12,remote_lpar_name=web12,remote_slot_num=52\n"
+    scsi = "lpar_name=vioa,lpar_id=1,slot_num=20,state=1,is_required=0,adapter_type=server,remote_lpar_id=12,remote_lpar_name=web12,remote_slot_num=20\n"
+    assert [o.resource for o in h.parse(fc).records] == ["vfc"]
+    assert [o.resource for o in h.parse(scsi).records] == ["vscsi"]
+    # two outputs pasted together: each row keeps what its own order says, WWPNs or not
+    client = "lpar_name=web12,lpar_id=12,slot_num=52,adapter_type=client,state=1,is_required=0,remote_lpar_id=1,remote_lpar_name=vioa,remote_slot_num=152,wwpns=c05076aa10b20018\n"
+    assert [o.resource for o in h.parse(scsi + client + fc).records] == ["vscsi", "vfc", "vfc"]
+    # -F --header rows carry the order of the -F list, not the HMC's: the listing's WWPNs decide
+    header = "lpar_name,slot_num,adapter_type,state,remote_lpar_id\n"
+    assert [o.resource for o in h.parse(header + "vioa,20,server,1,12\n").records] == ["vscsi"]
+    # a listing that asked for WWPNs is FC, server rows (empty WWPNs) too
+    with_wwpns = "lpar_name,slot_num,adapter_type,state,remote_lpar_id,wwpns\n"
+    both = with_wwpns + "vioa,152,server,1,12,\nweb12,52,client,1,1,c05076aa10b20018\n"
+    assert [o.resource for o in h.parse(both).records] == ["vfc", "vfc"]
+
+
+def test_sriov_listings_without_prompt_read_by_their_fields():
+    for name, resource in (("hmc11_sriov_adapter_no_prompt.txt", "sriov-adapter"),
+                           ("hmc11_sriov_physport_no_prompt.txt", "sriov-physport"),
+                           ("hmc11_sriov_logport_no_prompt.txt", "sriov-logport")):
+        text = (FIX / name).read_text()
+        assert [seg.kind for seg in split_and_classify(text)] == ["lshwres"], name
+        r = parse(name)
+        assert {o.resource for o in r.records} == {resource} and len(r.records) == 2, name
+    port = parse("hmc11_sriov_physport_no_prompt.txt").records[0]
+    assert port.attrs["capabilities"] == "pvid_priority_capable,port_vlan_id_capable" and port.attrs["phys_port_label"] == "fabA"
+
+
+def test_F_header_output_without_command_line_named_by_its_first_line():
+    text = (FIX / "hmc11_sriov_logport_header_no_prompt.txt").read_text()
+    assert [seg.kind for seg in split_and_classify(text)] == ["lshwres"]
+    r = parse("hmc11_sriov_logport_header_no_prompt.txt")
+    assert [(o.resource, o.line, o.attrs["lpar_name"], o.attrs["logical_port_id"]) for o in r.records] == [
+        ("sriov-logport", 2, "vioa", "27004001"), ("sriov-logport", 3, "vioa", "27004003"),
+        ("sriov-logport", 4, "db21", "27004004")]
+    assert r.records[2].attrs["lpar_state"] == "Not Activated" and r.records[2].attrs["capacity"] == "20.0"
+    slots = parse("hmc10_io_slot_header_no_prompt.txt").records
+    assert [(o.resource, o.attrs["drc_index"], o.attrs["lpar_name"]) for o in slots] == [
+        ("io-slot", "21010011", "null"), ("io-slot", "21020012", "vioa"), ("io-slot", "21030013", "vioa")]
+
+
+def test_header_line_in_content_wins_over_a_file_name_F_hint():
+    from lparscope.sources import parsers
+    from lparscope.sources.filenames import classify_with_hint
+
+    text = (FIX / "hmc10_io_slot_header_no_prompt.txt").read_text()
+    reg = parsers()
+    segs, hint, shift = classify_with_hint(text, "p10_lshwres_r_io_rsubtype_slot_F_header.txt", reg)
+    assert hint is not None and "-F header" in hint.command and [s.kind for s in segs] == ["lshwres"]
+    r = h.parse(segs[0].text)
+    assert r.warnings == []
+    assert [(o.resource, o.attrs["description"]) for o in r.records][1] == ("io-slot", "PCIe3 2-Port 16Gb FC Adapter")
+    assert len(r.records) == 3

@@ -152,3 +152,17 @@ def test_trunk_adapters_of_another_virtual_switch_are_kept_apart():
     other = text.replace('<VirtualSwitchID kb="ROR" kxe="false">0</VirtualSwitchID>',
                          '<VirtualSwitchID kb="ROR" kxe="false">1</VirtualSwitchID>')
     assert next(o for o in hmc_rest.parse(other).records if o.resource == "veth").attrs["vswitch"] == "virtual switch 1"
+
+
+def test_partition_entry_named_by_its_system_name_and_blank_lines_before_the_xml():
+    entry = (FIX.parent / "hmc-rest-entry" / "lpar_entry_named_system.xml").read_text()
+    r = hmc_rest.parse(entry)
+    assert r.warnings == []
+    by = {o.resource: o for o in r.records}
+    assert set(by) == {"lpar", "proc-lpar", "mem-lpar"}
+    assert {o.system for o in r.records} == {"p10lab3"}
+    assert by["lpar"].attrs["managed_system_uuid"] == "0a1b2c3d-4e5f-3a6b-9c7d-8e9f0a1b2c3d"
+    assert by["lpar"].attrs["state"] == "Not Activated" and by["lpar"].attrs["name"] == "test9"
+    # text before the XML is still said
+    assert [w.message for w in hmc_rest.parse("saved by tool x\n" + entry).warnings] == [
+        "1 line(s) before the XML not read"]

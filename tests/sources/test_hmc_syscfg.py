@@ -162,3 +162,14 @@ def test_a_command_line_of_megabytes_is_split_at_blanks_not_by_shell_rules(monke
     assert calls and calls[-1] < _hmc_command.SHELL_QUOTING_MAX
     text = "###command:lssyscfg -r lpar -m p10frame1 " + "Packets: 1" * 5000 + "###\n" + read("hmc10_r_sys.txt")
     assert isinstance(s.parse(text).records, list)
+
+
+def test_attribute_names_starting_with_a_digit():
+    r = s.parse(read("hmc10_r_sys_digit_names.txt"))
+    assert r.warnings == []
+    (o,) = r.records
+    assert o.attrs["os400_capable"] == "1" and o.attrs["5250_application_capable"] == "1"
+    assert o.attrs["description"] == "rack B=row 3, unit 12" and o.attrs["max_lpars"] == "80"
+    assert o.lines["5250_application_capable"] == 2
+    # a number alone is no attribute name: an unquoted comma in a value keeps what follows
+    assert s.parse("name=p9frame5,type_model=9009-22A,serial_num=21EF305,note=a,2=b\n").records[0].attrs["note"] == "a,2=b"

@@ -89,3 +89,15 @@ def test_bad_input_warns_and_never_raises():
     assert [w.line for w in r.warnings] == [2, 3, 4]
     assert tunables.detect("hello world\n") == 0
     assert tunables.parse("").records == []
+
+
+def test_hmc_attribute_listings_are_no_tunables():
+    from lparscope.sources.detect import split_and_classify
+
+    memopt = "lpar_name=vioa,lpar_id=1,curr_lpar_score=100\nlpar_name=db21,lpar_id=21,curr_lpar_score=none\n"
+    assert tunables.detect(memopt) == 0
+    assert [seg.kind for seg in split_and_classify(memopt)] == [None]
+    physport = (FIX.parent / "lshwres" / "hmc11_sriov_physport_no_prompt.txt").read_text()
+    assert tunables.detect(physport) == 0
+    # one pair per line is still a tunable (nmon's name=value form)
+    assert tunables.detect("minfree=960\nmaxfree=1088\n") > 0

@@ -121,7 +121,14 @@ def infer_resource(attrs: dict[str, str]) -> str | None:
             return "vfc"
         if "supports_hmc" in k or "connect_status" in k:
             return "vserial"
-        return "vscsi"
+        return "vscsi"  # a vFC server adapter prints no WWPNs either: infer_resources asks the listing
+    # SR-IOV (lshwres -r sriov --rsubtype adapter|physport|logport): a logical port names its physical port too
+    if "adapter_id" in k and "logical_port_id" in k:
+        return "sriov-logport"
+    if "adapter_id" in k and ("phys_port_id" in k or "phys_port_loc" in k or "phys_port_type" in k):
+        return "sriov-physport"
+    if "adapter_max_logical_ports" in k or ("adapter_id" in k and "slot_id" in k and "sriov_status" in k):
+        return "sriov-adapter"
     if "curr_pool_mem" in k or "paging_vios_names" in k:
         return "mempool"
     if "device_name" in k and ("paging_vios_name" in k or "paging_vios_id" in k):
@@ -132,7 +139,7 @@ def infer_resource(attrs: dict[str, str]) -> str | None:
         return "rspool-rsdev"
     if "curr_max_virtual_slots" in k:
         return "vslot"
-    if "drc_index" in k and ("unit_phys_loc" in k or "phys_loc" in k or "drc_name" in k):
+    if "drc_index" in k and ("unit_phys_loc" in k or "phys_loc" in k or "drc_name" in k or "description" in k):
         return "io-slot"
     if "version" in k and "base_version" in k:
         return "hmc-version"
@@ -145,8 +152,56 @@ def infer_resource(attrs: dict[str, str]) -> str | None:
     return None
 
 
+def _adapter_type_first(attrs: dict[str, str]) -> bool | None:
+    """Whether a row prints ``adapter_type`` before ``state``: ``--rsubtype fc`` prints
+    ``slot_num,adapter_type,state,is_required``, ``--rsubtype scsi`` ``slot_num,state,is_required,adapter_type``
+    (the HMC's own order; None when the row lacks either)."""
+    keys = list(attrs)
+    if "adapter_type" not in attrs or "state" not in attrs:
+        return None
+    return keys.index("adapter_type") < keys.index("state")
+
+
+def infer_resources(rows: list[dict[str, str]], hmc_order: list[bool] | None = None) -> list[str | None]:
+    """The resource of each row of one listing read without its command line.
+
+    A virtual FC server adapter prints no WWPNs and no topology, so alone it reads as vSCSI: the
+    listing tells. Rows in the HMC's own attribute order (``hmc_order``; not those named by a ``-F``
+    list) say it by the place of ``adapter_type``; a row that cannot (or a ``-F`` row) is FC when
+    another row of the same listing is (its client WWPNs, or the FC order)."""
+    out = [infer_resource(r) for r in rows]
+    ordered = hmc_order if hmc_order is not None else [True] * len(rows)
+    adapters = [i for i, r in enumerate(out) if r in ("vscsi", "vfc")]
+    own = {i: _adapter_type_first(rows[i]) if ordered[i] else None for i in adapters}
+    listing_fc = any(out[i] == "vfc" or own[i] for i in adapters)
+    for i in adapters:
+        if out[i] == "vscsi" and (own[i] or (own[i] is None and listing_fc)):
+            out[i] = "vfc"
+    return out
+
+
 SYSCFG_RESOURCES = frozenset({"sys", "lpar", "prof", "sysprof", "frame", "sysconn", "svcevent"})
 HMC_RESOURCES = frozenset({"hmc-version", "hmc-network", "hmc-remote", "hmc-vpd"})
 HWRES_RESOURCES = frozenset({"proc-sys", "proc-lpar", "proc-pool", "procpool", "mem-sys", "mem-lpar", "veth",
                              "vscsi", "vfc", "vserial", "vslot", "io-slot", "vnic",
-                             "mempool", "mempool-pgdev", "rspool", "rspool-rsdev"})
+                             "mempool", "mempool-pgdev", "rspool", "rspool-rsdev",
+                             "sriov-adapter", "sriov-physport", "sriov-logport"})
+
+# Attribute names lparscope reads in HMC listings: a first line of these (and other names) alone is the
+# field-name line of ``-F ... --header`` output, even when the command line was not kept.
+KNOWN_ATTRS = frozenset("""
+name lpar_name lpar_id lpar_env state lpar_state os_version rmc_state rmc_ipaddr curr_profile default_profile
+type_model serial_num type_model_serial_num uuid description config_id
+curr_proc_mode curr_proc_units curr_procs curr_sharing_mode curr_uncap_weight curr_shared_proc_pool_id
+curr_shared_proc_pool_name curr_min_proc_units curr_max_proc_units curr_min_procs curr_max_procs
+configurable_sys_proc_units installed_sys_proc_units curr_avail_sys_proc_units shared_proc_pool_id
+max_pool_proc_units curr_reserved_pool_proc_units lpar_names mem_mode curr_mem curr_min_mem curr_max_mem
+configurable_sys_mem installed_sys_mem curr_avail_sys_mem sys_firmware_mem curr_hpt_ratio default_hpt_ratios
+slot_num adapter_type remote_lpar_id remote_lpar_name remote_slot_num wwpns topology is_required
+port_vlan_id addl_vlan_ids vswitch is_trunk trunk_priority ieee_virtual_eth mac_addr backing_devices
+drc_index drc_name phys_loc unit_phys_loc bus_id iop io_pool_ids
+adapter_id slot_id config_state functional_state phys_ports logical_ports adapter_max_logical_ports sriov_status
+phys_port_id phys_port_type phys_port_loc phys_port_label config_logical_ports phys_port_max_logical_ports
+logical_port_id logical_port_type location_code capacity max_capacity
+time event_type resource_type refcode
+""".split())

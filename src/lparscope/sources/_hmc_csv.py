@@ -9,7 +9,9 @@ with doubled quotes::
     name=test_1,"virtual_eth_adapters=""2/1/1/3,4,5/0/1""\",boot_mode=sms
 
 A quoted value may span lines (``lshmc -V``). With ``-F a,b,c`` the HMC prints only the
-values, in the order asked, separated by the delimiter used in the ``-F`` list.
+values, in the order asked, separated by the delimiter used in the ``-F`` list; with ``--header``
+a first line of the field names comes before them, read as the names even when the command line
+was not kept (:func:`header_names`).
 
 This module splits lines into records and records into fields, cuts a file into the sections
 of its commands and reads each into :class:`HmcObject` records. The records and typed value
@@ -26,11 +28,13 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ._hmc_command import HmcCommand, infer_resource, parse_command, resource_name
+from ._hmc_command import KNOWN_ATTRS, HmcCommand, infer_resources, parse_command, resource_name
 from ._hmc_values import HmcMessage, HmcObject
 from .base import Parsed, Prompt, command_matches, head_text, leading_prompt, preamble, split_lines, strip_ansi
 
-_KEY_RE = re.compile(r"^[A-Za-z_][\w.]*$")
+# An attribute name may start with a digit (``5250_application_capable``) but is never a number alone:
+# ``a=1,2=3`` unquoted keeps "1,2=3" as the value of a.
+_KEY_RE = re.compile(r"^\d*[A-Za-z_][\w.]*$")
 
 
 # "HSCL0001 ...", "HSCLA4C0 The managed system does not support ..." (HMC error messages)
@@ -93,7 +97,7 @@ def parse_attrs(record: str) -> dict[str, str] | None:
     return out or None
 
 
-_FIELD_NAME_RE = re.compile(r'(?:^|,)\s*(?:"\s*)?([A-Za-z_][\w.]*)=')
+_FIELD_NAME_RE = re.compile(r'(?:^|,)\s*(?:"\s*)?(\d*[A-Za-z_][\w.]*)=')
 
 
 def field_lines(record: str, first_line: int) -> dict[str, int]:
@@ -111,12 +115,29 @@ def field_lines(record: str, first_line: int) -> dict[str, int]:
     return out
 
 
-def values_record(record: str, cmd: HmcCommand, header: list[str] | None) -> dict[str, str] | None:
+_NAME_RE = re.compile(r"^\d*[a-z_][a-z0-9_]*$")
+
+
+def header_names(record: str) -> tuple[list[str], str] | None:
+    """The field names and delimiter of a ``-F ... --header`` name line (``config_id,lpar_name,lpar_id``):
+    lower-case attribute names, each once, two or more of them names lparscope knows. None otherwise."""
+    if "=" in record or '"' in record or "\n" in record:
+        return None
+    m = re.search(r"[^\w\s]", record)
+    if m is None:
+        return None
+    names = split_fields(record.strip(), m.group())
+    if len(set(names)) != len(names) or not all(_NAME_RE.match(n) for n in names):
+        return None
+    return (names, m.group()) if sum(n in KNOWN_ATTRS for n in names) >= 2 else None
+
+
+def values_record(record: str, cmd: HmcCommand, header: list[str] | None, delimiter: str | None = None) -> dict[str, str] | None:
     """A ``-F`` line: values in the order of the ``-F`` list (or of the --header line)."""
     names = header or cmd.fields
     if not names:
         return None
-    values = split_fields(record, cmd.delimiter)
+    values = split_fields(record, delimiter or cmd.delimiter)
     if len(values) != len(names):
         return None
     return dict(zip(names, values))
@@ -156,6 +177,7 @@ class ReadResult:
     messages: list[HmcMessage] = field(default_factory=list)
     unread: list[tuple[int, str]] = field(default_factory=list)  # (1-based line, text) neither data nor message
     unnamed: list[int] = field(default_factory=list)  # 1-based lines of -F values whose names are not known
+    valued: set[int] = field(default_factory=set)  # 1-based lines of -F values: their order is the -F list's
 
 
 def read_section(lines: list[str], sec: Section) -> ReadResult:
@@ -163,6 +185,8 @@ def read_section(lines: list[str], sec: Section) -> ReadResult:
     out = ReadResult()
     cmd = sec.command or HmcCommand()
     header: list[str] | None = None
+    delimiter = cmd.delimiter
+    first_data = True
     for first, rec in logical_records(lines, sec.start, sec.end):
         lineno = first + 1
         stripped = rec.strip()
@@ -176,19 +200,27 @@ def read_section(lines: list[str], sec: Section) -> ReadResult:
             out.messages.append(HmcMessage(m.group("code"), m.group("text").strip(), lineno,
                                            sec.prompt.command if sec.prompt else None))
             continue
+        at_first, first_data = first_data, False
         if cmd.fields is not None and cmd.fields == [] and cmd.header and header is None:
             header = split_fields(stripped, cmd.delimiter)
             continue
         if cmd.fields and cmd.header and header is None and split_fields(stripped, cmd.delimiter) == cmd.fields:
             header = cmd.fields
             continue
+        named = header_names(stripped) if at_first and header is None else None
+        if named and not (cmd.fields and not cmd.header and len(named[0]) == len(cmd.fields)):
+            # The name line of "-F ... --header" output: it names the values, whatever the command line
+            # kept (none, or a file name's "-F header"); a -F list of as many names without --header is values.
+            header, delimiter = named
+            continue
         if cmd.fields == [] and header is None and "=" not in stripped and cmd.delimiter in stripped:
             out.unnamed.append(lineno)  # "-F" alone: the HMC printed values in an order nobody wrote down
             continue
-        if cmd.fields is not None:
-            attrs = values_record(rec, cmd, header)
+        if cmd.fields is not None or header is not None:
+            attrs = values_record(rec, cmd, header, delimiter)
             if attrs is not None:
                 out.objects.append((lineno, attrs, {k: lineno for k in attrs}))
+                out.valued.add(lineno)
                 continue
         attrs = parse_attrs(rec)
         if attrs is not None:
@@ -202,7 +234,8 @@ def read_section(lines: list[str], sec: Section) -> ReadResult:
 _HMC_VALUES = re.compile(r"^(?:Running|Not Activated|Operating|Power Off|Open Firmware|Starting|Shutting Down|"
                          r"Standby|Not Available|Migrating - Running|Migrating - Not Activated|No Connection|"
                          r"Incomplete|Pending Authentication|Failed Authentication|aixlinux|vioserver|os400|"
-                         r"shared|ded|uncap|cap|share_idle_procs\w*|keep_idle_procs|\d{4}-[0-9A-Z]{3})$")
+                         r"shared|ded|uncap|cap|share_idle_procs\w*|keep_idle_procs|\d{4}-[0-9A-Z]{3}|"
+                         r"ETHERNET\d+)$")  # the HMC's default virtual switch
 
 
 def values_without_names(text: str) -> str | None:
@@ -214,7 +247,7 @@ def values_without_names(text: str) -> str | None:
         if cmd.program not in OUR_PROGRAMS or cmd.fields or cmd.header:
             return None  # the names are on the command line (or in the --header line)
     body = [ln for ln in lines[start:] if ln]
-    if not body or len(body) > 100_000 or any("=" in ln for ln in body[:200]):
+    if not body or len(body) > 100_000 or any("=" in ln for ln in body[:200]) or header_names(body[0]):
         return None
     for delim in (",", ":"):
         rows = [split_fields(ln, delim) for ln in body[:200]]
@@ -252,8 +285,15 @@ def head_objects(text: str, limit: int = 6) -> tuple[Prompt | None, list[dict[st
     if last[0] is not text or last[1] != limit:
         lines = split_lines(strip_ansi(head_text(text, 200)))[:200]
         prompt, start = leading_prompt(lines)
-        recs = logical_records(lines, start)[:limit]
-        objs = [a for a in (parse_attrs(r) for _, r in recs) if a]
+        recs = logical_records(lines, start)[:limit + 1]
+        named = header_names(recs[0][1].strip()) if recs else None
+        if named:  # "-F ... --header" output: the values named by its first line
+            recs = recs[1:]
+            rows = [split_fields(r.strip(), named[1]) for _, r in recs]
+            objs = [dict(zip(named[0], v)) for v in rows if len(v) == len(named[0])]
+        else:
+            recs = recs[:limit]
+            objs = [a for a in (parse_attrs(r) for _, r in recs) if a]
         last = _HEAD_LAST = (text, limit, prompt, objs, len(recs))
     _, _, prompt, objs, count = last
     return prompt, list(objs), count
@@ -269,9 +309,11 @@ def hmc_objects(result: ReadResult, sec: Section) -> list[HmcObject]:
     """:class:`HmcObject` records of a section, their resource taken from the command or the content."""
     cmd = sec.command or HmcCommand()
     named = resource_name(cmd) if cmd.program in OUR_PROGRAMS else None
+    inferred = [None] * len(result.objects) if named else \
+        infer_resources([a for _, a, _ in result.objects], [ln not in result.valued for ln, _, _ in result.objects])
     out = []
-    for lineno, attrs, lines in result.objects:
-        resource = named or infer_resource(attrs) or cmd.program or "unknown"
+    for (lineno, attrs, lines), guess in zip(result.objects, inferred):
+        resource = named or guess or cmd.program or "unknown"
         system = cmd.system
         if system is None and resource == "sys":
             system = attrs.get("name")

@@ -7,7 +7,9 @@ Input (attribute=value CSV, one object per line, lists quoted)::
 
 Output: one :class:`HmcObject` per line; ``resource`` from the command line ("proc-sys",
 "proc-lpar", "proc-pool", "procpool", "mem-sys", "mem-lpar", "veth", "vscsi", "vfc",
-"vserial", "vslot", "io-slot", "vnic", ...) or, without one, from the attribute names::
+"vserial", "vslot", "io-slot", "vnic", "sriov-adapter", "sriov-physport", "sriov-logport", ...) or,
+without one, from the attribute names (a vFC server row, which has no WWPNs, from its listing:
+``_hmc_command.infer_resources``)::
 
     HmcObject(resource="veth", system="p9frame1", line=2,
               attrs={"lpar_name": "vios1", "slot_num": "10", "addl_vlan_ids": "100,200", ...})

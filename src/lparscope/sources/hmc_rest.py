@@ -32,7 +32,8 @@ XML element), so the frame model reads them as it reads the command line's::
 
 A ManagedSystem gives ``sys`` (name, type_model, serial_num, state, uuid), ``proc-sys`` and ``mem-sys``
 objects named by its SystemName; a SharedProcessorPool a ``procpool``. A partition names its managed
-system by UUID only (in its links): the model finds the name in a ManagedSystem object with that UUID.
+system by UUID (in its links), and newer HMCs by name too (its ``SystemName``, then the objects' ``system``);
+with the UUID only, the model finds the name in a ManagedSystem object with that UUID.
 Memory is in MB and processors in processing units, as on the command line; the REST hardware page
 table ratio is a power of two (7 is 1:128).
 
@@ -146,6 +147,8 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
     put(ident, ident_lines, "lpar_id", pid)
     if system_uuid:  # each object of the partition names its managed system (two systems' files never mix)
         ident["managed_system_uuid"], ident_lines["managed_system_uuid"] = system_uuid, lp.line
+    named = lp.value("SystemName")  # newer HMCs name the managed system in the partition too
+    system = named[0] if named else None
     a: dict[str, str] = {}
     ln: dict[str, int] = {}
     put(a, ln, "name", name)
@@ -193,6 +196,8 @@ def _partition(lp: Node, uuid: str | None, system_uuid: str | None) -> list[HmcO
         out.extend(_trunks(lp, ident, ident_lines))
         out.extend(sea_objects(lp, ident, ident_lines)[0])  # named by the VIOS: never unsure
         out.extend(_mappings(lp, ident, ident_lines))
+    for o in out:
+        o.system = o.system or system
     return out
 
 
@@ -277,8 +282,9 @@ def parse(text: str) -> Parsed:
     if start is None:
         out.warn(1, "no HMC REST XML object found")
         return out
-    if start:
-        out.warn(1, f"{start} line(s) before the XML not read")
+    before = sum(1 for ln in lines[:start] if ln.strip())  # blank lines before the XML are nothing unread
+    if before:
+        out.warn(1, f"{before} line(s) before the XML not read")
     root, why = read_tree(lines, start)
     if root is None:
         out.warn(start + 1, f"XML not read: {why}")

@@ -48,6 +48,8 @@ _PROGRAMS = ("schedo", "vmo", "ioo", "no", "nfso")
 _HEADER = STARTS
 _SEPARATOR = re.compile(r"^\s*n?-{8,}\s*$")
 _ASSIGN = re.compile(r"^\s*(?P<name>[A-Za-z_%][\w%.]*)\s*=\s*(?P<value>(?:.*\S)?)\s*$")
+# The start of a "name=value" pair of an HMC comma-separated listing: two on a line make it one
+_HMC_PAIR = re.compile(r'(?:^\s*|,)"?\d*[A-Za-z_][\w.]*=')
 _LEGEND = re.compile(r"^\s{2,}[A-Za-z] = [A-Z][\w-]*:|^n/a means |^(Parameter types|Value conventions):")
 _TYPE = re.compile(r"^[SDBRCMId]$")
 _VALUE = re.compile(r"^(?:n/a|[-+]?\d+(?:\.\d+)?[KMGTPE]?(?:[-+]\d+)?|0x[0-9a-fA-F]+|\{.*\})$")
@@ -153,7 +155,8 @@ def detect(text: str) -> int:
     body = lines[start:]
     if any(_HEADER.match(ln.strip()) for ln in body[:6]):
         return 95
-    assigns = [m for m in (_ASSIGN.match(ln) for ln in body) if m]
+    # An HMC listing (lshwres, lsmemopt ...: "lpar_name=a,lpar_id=1,curr_lpar_score=none") is no tunable
+    assigns = [m for m in (_ASSIGN.match(ln) for ln in body if len(_HMC_PAIR.findall(ln)) < 2) if m]
     if assigns and len(assigns) >= 0.8 * len(body):
         known = sum(1 for m in assigns if guess_command(m.group("name")))
         if known:
