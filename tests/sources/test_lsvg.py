@@ -63,3 +63,76 @@ def test_group_from_the_command_is_the_one_it_names_before_a_pipe():
     assert [lv.vg for lv in lsvg.parse("$ lsvg -lv rootvg\n" + rows).records] == ["rootvg"]
     for command in ("lsvg -l rootvg datavg", "lsvg -o | lsvg -il", "lsvg -l"):
         assert [lv.vg for lv in lsvg.parse(f"# {command}\n" + rows).records] == [None], command
+
+
+# --- lsvg <vg>: the volume group summary (kind "lsvg", module lsvg_group) ---------------------------------
+
+from lparscope.sources import lsvg_group  # noqa: E402
+
+GROUP = Path(__file__).parent.parent / "fixtures" / "lsvg"
+
+
+def test_summary_of_one_group_typed_with_stale_partitions():
+    text = (GROUP / "aix72_lsvg_datavg_stale.txt").read_text()
+    assert lsvg_group.detect(text) >= 90 and lsvg.detect(text) == 0
+    r = lsvg_group.parse(text)
+    assert r.warnings == [] and r.hostname == "aixora2" and len(r.records) == 1
+    vg = r.records[0]
+    assert (vg.name, vg.identifier, vg.state, vg.permission, vg.pp_size_mb) == (
+        "oradatavg", "00c7d2e100004c00000001893b1e55a0", "active", "read/write", 256)
+    assert (vg.total_pps, vg.free_pps, vg.used_pps, vg.stale_pvs, vg.stale_pps) == (2396, 118, 2278, 1, 41)
+    assert (vg.quorum, vg.quorum_enabled, vg.total_pvs, vg.active_pvs, vg.vg_descriptors) == (1, False, 4, 3, 4)
+    assert (vg.auto_on, vg.auto_sync, vg.hot_spare, vg.mirror_pool_strict, vg.critical_vg) == (True, False, "no", "super", True)
+    assert (vg.max_pps_per_vg, vg.max_pps_per_pv, vg.max_pvs, vg.max_lvs, vg.lvs, vg.open_lvs) == (130048, 1016, 128, 512, 9, 8)
+    assert vg.values["LTG size (Dynamic)"] == "1024 kilobyte(s)" and vg.values["BB POLICY"] == "relocatable"
+    assert vg.values["PV RESTRICTION"] == "none" and vg.values["INFINITE RETRY"] == "no"
+    assert (vg.line, vg.lines["stale_pps"], vg.lines["free_pps"], vg.lines["mirror_pool_strict"]) == (2, 9, 5, 15)
+
+
+def test_several_groups_from_lsvg_o_piped_to_lsvg_i():
+    r = lsvg_group.parse((GROUP / "aix73_lsvg_o_i_two_groups.txt").read_text())
+    assert r.warnings == [] and [vg.name for vg in r.records] == ["appvg", "rootvg"]
+    app, root = r.records
+    assert (app.pp_size_mb, app.used_pps, app.auto_on, app.values["DISK BLOCK SIZE"]) == (1024, 0, False, "4096")
+    assert (root.line, root.total_pvs, root.stale_pps, root.values["ENCRYPTION"]) == (19, 2, 0, "yes")
+
+
+def test_the_prompt_routes_lsvg_vg_here_and_lsvg_l_stays_with_its_kind():
+    summary = (GROUP / "aix72_lsvg_datavg_stale.txt").read_text()
+    lvs = read("aix72_lsvg_l_two_groups.txt")
+    assert [s.kind for s in split_and_classify(summary + "\n" + lvs)] == ["lsvg", "lsvg-l"]
+    piped = "# lsvg -o | lsvg -il\nrootvg:\n" + lvs.split("\n", 2)[2]
+    assert [s.kind for s in split_and_classify(piped)] == ["lsvg-l"]
+    assert [s.kind for s in split_and_classify("# lsvg -p rootvg\nrootvg:\nPV_NAME  PV STATE\n")] == [None]
+    assert [s.kind for s in split_and_classify(summary.split("\n", 1)[1])] == ["lsvg"]  # no prompt: by content
+
+
+def test_collapsed_padding_still_reads_the_known_labels():
+    text = ("VOLUME GROUP: rootvg VG IDENTIFIER: 00f6a91300004c0000000190a9ff0e11\n"
+            "VG STATE: active PP SIZE: 64 megabyte(s)\nSTALE PVs: 1 STALE PPs: 12\nOPEN LVs: 13 QUORUM: 2 (Enabled)\n")
+    (vg,) = lsvg_group.parse(text).records
+    assert (vg.name, vg.state, vg.pp_size_mb, vg.stale_pvs, vg.stale_pps, vg.open_lvs, vg.quorum) == (
+        "rootvg", "active", 64, 1, 12, 13, 2)
+
+
+def test_lsvg_o_lists_names_and_an_aix_message_is_one_warning():
+    r = lsvg_group.parse((GROUP / "aix71_lsvg_o.txt").read_text())
+    assert [(g.name, g.varied_on, g.line) for g in r.records] == [("nimvg", True, 2), ("rootvg", True, 3)]
+    assert r.hostname == "aixnim1" and r.warnings == []
+    r = lsvg_group.parse((GROUP / "aix71_lsvg_varied_off.txt").read_text())
+    assert r.records == [] and [(w.line, w.message) for w in r.warnings] == [
+        (2, "lsvg error 0516-010 Volume group must be varied on; use varyonvg command.")]
+
+
+def test_bad_input_is_warned_never_raised():
+    text = ("# lsvg datavg\nVOLUME GROUP:       datavg                   VG IDENTIFIER:  00c4\n"
+            "VG STATE:           active                   PP SIZE:        lots\n"
+            "TOTAL PPs:          x (y)                    FREE PPs:       9\n"
+            "some stray words here\n\x00\x1b[31m\n")
+    r = lsvg_group.parse(text)
+    (vg,) = r.records
+    assert (vg.pp_size_mb, vg.total_pps, vg.free_pps) == (None, None, 9)
+    assert [w.line for w in r.warnings] == [3, 4, 5, 6]
+    for junk in ("", "VOLUME GROUP:\n", "VOLUME GROUP: " + "x" * 5000, ":" * 3000, "A  " * 2000 + ":"):
+        lsvg_group.parse(junk)
+        lsvg_group.detect(junk)

@@ -15,7 +15,8 @@ Also read: ``lspath -F "status name parent connection"`` (field order from the c
 line; without one, a fourth column is taken as the connection) and the ``lsmpio`` table
 (header ``name path_id status path_status parent connection``), which also gives
 ``path_id`` and ``path_status`` (``Sel``, ``Opt``, ``Non`` ...). Text with collapsed
-column padding is accepted.
+column padding is accepted. ``lsmpio -a`` / ``-ar`` (adapters and remote ports) are kind
+``lsmpio-a`` (``lsmpio_adapters.py``); ``lsmpio -q`` / ``-S`` are not read.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head
 
 KIND = "lspath"
 TITLE = "lspath / lsmpio -l"
-COMMANDS = [r"^lspath\b(?!.*\s-[AD]\b)", r"^lsmpio\b(?!.*\s-[qaSdz]\w*\b)"]  # -A/-D: attributes; lsmpio -q/-a/-S: other tables
+COMMANDS = [r"^lspath\b(?!.*\s-[AD]\b)", r"^lsmpio\b(?!.*\s-(?:[qSdz]|[A-Za-z]*a)\w*\b)"]  # -A/-D: attributes; lsmpio -q/-S: other tables, -a/-ar: kind lsmpio-a
 STARTS = re.compile(r"^\s*name\s+path_id\s+status\s+path_status\s+parent\s+connection\s*$")
 
 _STATUS = "Enabled|Disabled|Failed|Defined|Missing|Detected|Available|Unknown"

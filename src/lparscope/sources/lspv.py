@@ -18,6 +18,14 @@ Also read: the VIOS header ``NAME PVID VG STATUS``; ``lspv -free`` / ``-size`` (
 only when the command line says ``-free``); ``lspv -u`` (extra UDID / UUID columns: ``udid``); the detail form of
 ``lspv hdiskN`` (``PHYSICAL VOLUME: hdisk0  VOLUME GROUP: rootvg`` ...), read for name,
 PVID, VG and state; and text whose column padding was collapsed to single spaces.
+
+An AIX numbered message in place of the output (``lspv hdisk9`` of a disk that is not there)::
+
+    0516-1396 lspv: The physical volume hdisk9, was not found in the
+    system database.
+
+gives no record and one warning naming the message (its wrapped lines joined):
+``lspv error 0516-1396 The physical volume hdisk9, was not found in the system database.``
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ._aix_message import messages
 from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_int
 
 KIND = "lspv"
@@ -115,6 +124,9 @@ def parse(text: str) -> Parsed:
     command = prompt.command if prompt else ""
     if prompt:
         out.hostname = prompt.host
+    errors, taken = messages(lines, start)
+    for lineno, message in errors:
+        out.warn(lineno, f"lspv error {message}")
     if any(_DETAIL.match(ln) for ln in lines[start:start + 5]):
         _detail(lines, start, out)
         return out
@@ -122,7 +134,7 @@ def parse(text: str) -> Parsed:
     sized = free or bool(re.search(r"\s-size\b", command))
     for idx in range(start, len(lines)):
         lineno, s = idx + 1, lines[idx].strip()
-        if not s or is_bare_prompt(s) or s.startswith("# ") or re.match(r"^-{4,}[\s-]*$", s):
+        if not s or idx in taken or is_bare_prompt(s) or s.startswith("# ") or re.match(r"^-{4,}[\s-]*$", s):
             continue
         h = _HEADER.match(s)
         if h:

@@ -21,7 +21,8 @@ Input (the head of the output, then network, paging, volume groups and the devic
     + ent0             U9009.42A.7812C4X-V5-C2-T1      Virtual I/O Ethernet Adapter (l-lan)
 
 Output: one :class:`SystemConfig` with every ``Key: Value`` in ``values`` and the
-common ones typed; one :class:`VolumeGroupDisk` per PV row; one
+common ones typed; one :class:`VolumeGroupDisk` per PV row (and a :class:`VolumeGroupEntry`
+per group); one
 :class:`InstalledResource` per device-list line::
 
     SystemConfig(model="IBM,9009-42A", serial="7812C4X", processor_type="PowerPC_POWER9",
@@ -31,6 +32,17 @@ common ones typed; one :class:`VolumeGroupDisk` per PV row; one
                  values={...}, line=2, lines={"model": 2, ...})
     InstalledResource(name="ent0", location="U9009.42A.7812C4X-V5-C2-T1",
                       description="Virtual I/O Ethernet Adapter (l-lan)", marker="+", line=...)
+
+Fragments read too: ``prtconf | grep Processor`` (its ``Key: Value`` lines, and resource lines
+``+ proc0  Processor`` / ``* name location description`` wherever they stand, quietly), and text
+without prompt or resource list heading, told by several of prtconf's own labels (``Processor
+Implementation Mode``, ``Good Memory Size``, ``Platform Firmware level`` ...). The volume group
+section gives one :class:`VolumeGroupEntry` per group named, the inactive ones too (listed by
+name alone under ``Inactive VGs``)::
+
+    Inactive VGs
+    ==========
+    arcvg                  ->  VolumeGroupEntry(name="arcvg", active=False, line=...)
 
 ``Parsed.hostname`` is the ``Host Name`` the output prints.
 """
@@ -54,6 +66,12 @@ _RESOURCE = re.compile(r"^(?P<mark>[+*-]|[pm](?=\s))\s+(?P<name>[A-Za-z][\w.-]*)
 _LOCATION = re.compile(r"^(?:U[\w.,-]+|P\d[\w-]*|\d\d-\d\d[\w-]*|[A-Z]\d-\S*)$")
 _PV_ROW = re.compile(r"^(?P<pv>hdisk\w+|\S+)\s+(?P<state>active|missing|removed|\S+)\s+(?P<total>\d+)\s+(?P<free>\d+)\s+(?P<dist>[\d.]+)\s*$")
 _RULE = re.compile(r"^=+$")
+# Labels only prtconf's head prints (detect() of a fragment wants several of them).
+_DISTINCTIVE = {"System Model", "Machine Serial Number", "Processor Type", "Processor Implementation Mode",
+                "Processor Version", "Number Of Processors", "Processor Clock Speed", "CPU Type", "Kernel Type",
+                "LPAR Info", "Memory Size", "Good Memory Size", "Platform Firmware level", "Firmware Version",
+                "Console Login", "Auto Restart", "Full Core", "Model Implementation", "NX Crypto Acceleration",
+                "In-Core Crypto Acceleration"}
 _SECTIONS = {"Network Information", "Paging Space Information", "Volume Groups Information",
              "INSTALLED RESOURCE LIST", "Active VGs", "Inactive VGs"}
 _TYPED = {
@@ -110,6 +128,15 @@ class VolumeGroupDisk:
 
 
 @dataclass
+class VolumeGroupEntry:
+    """A volume group the "Volume Groups Information" section names (inactive ones: the name alone)."""
+
+    name: str
+    active: bool  # listed under "Active VGs"
+    line: int
+
+
+@dataclass
 class InstalledResource:
     name: str
     location: str
@@ -124,7 +151,13 @@ def detect(text: str) -> int:
         return 95
     keys = {m.group("key") for ln in body[:30] if (m := _KV.match(ln.strip()))}
     hits = len(keys & {"System Model", "Machine Serial Number", "Processor Type", "LPAR Info", "Memory Size"})
-    return 90 if hits >= 3 else 0
+    if hits >= 3:
+        return 90
+    # a fragment (prtconf | grep ..., its head alone): several of prtconf's own labels, and little else
+    ours = sum(1 for ln in body if _KV.match(ln.strip()) or _RESOURCE.match(ln.strip()) or ln.strip() in _SECTIONS)
+    if len(keys & _DISTINCTIVE) >= 3 and ours >= 0.8 * len(body) and len(keys & _DISTINCTIVE) >= 0.5 * len(keys):
+        return 70
+    return 0
 
 
 def parse(text: str) -> Parsed:
@@ -145,14 +178,14 @@ def parse(text: str) -> Parsed:
             else:
                 section = s
             continue
+        rm = _RESOURCE.match(s)
+        if rm and (section == "INSTALLED RESOURCE LIST" or rm.group("mark") in "+*-"):  # grep'd lines: anywhere
+            parts = re.split(r"\s{2,}", rm.group("rest"), maxsplit=1)
+            loc, desc = (parts[0], parts[1]) if len(parts) == 2 and _LOCATION.match(parts[0]) else ("", rm.group("rest"))
+            mark = {"p": "+", "m": "*"}.get(rm.group("mark"), rm.group("mark"))
+            out.records.append(InstalledResource(rm.group("name"), loc, desc, mark, lineno))
+            continue
         if section == "INSTALLED RESOURCE LIST":
-            rm = _RESOURCE.match(s)
-            if rm:
-                parts = re.split(r"\s{2,}", rm.group("rest"), maxsplit=1)
-                loc, desc = (parts[0], parts[1]) if len(parts) == 2 and _LOCATION.match(parts[0]) else ("", rm.group("rest"))
-                mark = {"p": "+", "m": "*"}.get(rm.group("mark"), rm.group("mark"))
-                out.records.append(InstalledResource(rm.group("name"), loc, desc, mark, lineno))
-                continue
             if s.startswith(("The following resources", "+/- =", "*   =", "* =", "p/- =", "m   =")):
                 continue
         if section == "Volume Groups Information":
@@ -160,6 +193,7 @@ def parse(text: str) -> Parsed:
                 continue
             if s.endswith(":") and " " not in s:
                 vg = s[:-1]
+                out.records.append(VolumeGroupEntry(vg, vg_active, lineno))
                 continue
             pm = _PV_ROW.match(s)
             if pm:
@@ -171,6 +205,7 @@ def parse(text: str) -> Parsed:
                 continue
             if " " not in s:  # an inactive VG listed by name only
                 vg = s
+                out.records.append(VolumeGroupEntry(vg, vg_active, lineno))
                 continue
         kv = _KV.match(s)
         if kv:
