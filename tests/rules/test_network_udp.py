@@ -5,6 +5,7 @@ from pathlib import Path
 
 from lparscope.model.estate import Setting, Sourced
 from lparscope.pipeline import analyze
+from lparscope.rules.config import Config
 from lparscope.rules.network import udp_buffers
 from lparscope.sources.netstat_s import NetstatSummary
 
@@ -36,8 +37,21 @@ def test_already_large_buffer_proposes_no_tunable_and_small_share_is_info():
     (f,) = run_rule(udp_buffers.udp_sockbuf_overflow, _host(500, udp_recvspace=655360, sb_max=4194304))
     assert not f.changes and not any(c.startswith("no -p") for c in f.fix.root)
     assert "already 655360" in " ".join(f.fix.root)
-    (g,) = run_rule(udp_buffers.udp_sockbuf_overflow, _host(5, udp_recvspace=42080))  # 0.0005 %
+    (g,) = run_rule(udp_buffers.udp_sockbuf_overflow, _host(50, udp_recvspace=42080))  # 0.005 %
     assert g.severity == "info"
+
+
+def test_share_below_the_floor_is_quiet_and_the_floor_is_configurable():
+    # 574 overflows out of 1,225,766,753 datagrams (0.00005 %): no finding, no plan change
+    assert run_rule(udp_buffers.udp_sockbuf_overflow, _host(574, 1_225_766_753, udp_recvspace=42080)) == []
+    assert run_rule(udp_buffers.udp_sockbuf_overflow, _host(9, udp_recvspace=42080)) == []  # 0.0009 %
+    (f,) = run_rule(udp_buffers.udp_sockbuf_overflow, _host(10, udp_recvspace=42080))  # 0.001 %: at the floor
+    assert f.severity == "info" and f.changes
+    cfg = Config(thresholds={udp_buffers.OVERFLOW_FLOOR: 0.0})
+    (g,) = run_rule(udp_buffers.udp_sockbuf_overflow, _host(574, 1_225_766_753, udp_recvspace=42080), cfg)
+    assert g.severity == "info" and "574 UDP datagrams" in g.message
+    (h,) = run_rule(udp_buffers.udp_sockbuf_overflow, _host(574, None, udp_recvspace=42080))
+    assert h.severity is None  # without the datagram count there is no share to weigh: reported
 
 
 def test_quiet_without_overflows_or_without_netstat_s():

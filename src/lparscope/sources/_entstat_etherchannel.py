@@ -154,7 +154,10 @@ _EC_FIELDS = {
     "active channel": "active_channel",
     "backup adapter": "backup_adapter",
     "aggregation status": "aggregation_status",
+    "primary aggregation status": "aggregation_status",  # newer AIX / VIOS 4: the primary channel's
 }
+# Newer output prints a banner between '=' rules before the member sections of each channel.
+_PART_BANNER = re.compile(r"^(?P<part>PRIMARY|BACKUP) ADAPTERS$", re.I)
 
 
 def read_ec_line(ec: EtherChannelStats, line: str, lineno: int, in_lacp: bool) -> tuple[bool, bool]:
@@ -166,7 +169,10 @@ def read_ec_line(ec: EtherChannelStats, line: str, lineno: int, in_lacp: bool) -
         return in_lacp, True
     kv = split_kv(text)
     if kv is None:
-        return in_lacp, False
+        m = _PART_BANNER.match(text)
+        if m:  # the members' sections follow; the banner itself carries no value
+            ec.lines[f"{m.group('part').lower()}_adapters"] = lineno
+        return in_lacp, m is not None
     key, value = kv
     nkey = norm(key)
     if not value and "link aggregation statistics" in nkey:

@@ -37,6 +37,7 @@ class SeaStats:
     virtual_side: dict[str, int] = field(default_factory=dict)
     other: dict[str, int] = field(default_factory=dict)
     thread_queue_overflow_packets: int | None = None
+    threads: dict[int, dict[str, int]] = field(default_factory=dict)  # thread #N -> queue counters
     ha: dict[str, str] = field(default_factory=dict)  # failover block, raw
     ha_mode: str | None = None
     state: str | None = None  # PRIMARY, BACKUP, PRIMARY_SH, LIMBO ...
@@ -277,6 +278,7 @@ def int_list(text: str) -> list[int] | None:
 
 SEA_HEADER_RE = re.compile(r"^\s*Statistics for adapters in the Shared Ethernet Adapter\s+(?P<name>\S+)", re.I)
 MEMBER_LABEL_RE = re.compile(r"^\s*(?P<role>Real|Virtual|Control)(?: Channel)?\s+Adapter:\s*(?P<name>ent\d+)\s*$")
+_THREAD_RE = re.compile(r"^Thread\s*\.*\s*#(?P<n>\d+)$")  # "Thread .............. #3"
 _FLAG_WORD_RE = re.compile(r"<\s*((?:[A-Za-z0-9_ ]*[A-Za-z0-9_])?)\s*>")
 
 _SEA_SUBS = {
@@ -311,7 +313,11 @@ def read_sea_line(sea: SeaStats, sub: str | None, line: str, lineno: int) -> tup
         if sub == "vlan" and (ids := int_list(text)) is not None and sea.vlan_ids:
             sea.vlan_ids[list(sea.vlan_ids)[-1]].extend(ids)  # wrapped list of VLAN ids
             return sub, True
-        return sub, sub == "threads"  # thread banners ("Thread ...... #0") carry no values
+        m = _THREAD_RE.match(text) if sub == "threads" else None
+        if m:
+            n = int(m.group("n"))
+            sea.threads[n] = sea.threads.pop(n, {})  # the current thread is the last key
+        return sub, sub == "threads"  # thread banners and queue names ("SEA Default Queue #8") carry no values
     key, value = kv
     nkey = norm(key)
     if nkey == "number of adapters":
@@ -328,6 +334,11 @@ def read_sea_line(sea: SeaStats, sub: str | None, line: str, lineno: int) -> tup
         return sub, True
     elif nkey in _HA_KEYS or sub == "ha":
         _read_ha(sea, key, value, lineno)
+        return sub, True
+    elif sub == "threads" and sea.threads and to_int(value) is not None:
+        n = list(sea.threads)[-1]  # the counters of the last "Thread ... #N" banner
+        sea.threads[n][snake(key)] = to_int(value)  # type: ignore[assignment]
+        sea.lines[f"threads.{n}.{snake(key)}"] = lineno
         return sub, True
     elif sub in ("real", "virtual", "other") and to_int(value) is not None:
         target = {"real": sea.real_side, "virtual": sea.virtual_side, "other": sea.other}[sub]

@@ -17,6 +17,10 @@ BUFFER_HEADER_RE = re.compile(r"^\s*Buffer Type\s+(?P<cols>[A-Za-z]+(?:\s+[A-Za-
 NUMBERS_ROW_RE = re.compile(
     r"^\s*(?P<label>[A-Za-z][A-Za-z/()+.-]*(?: +[A-Za-z/()+.-]+)*?)\s+(?P<nums>-?\d+(?:\s+-?\d+)*)\s*$")
 WORDS_RE = re.compile(r"^\s*[A-Za-z][\w /()&.,+'-]*$")
+# A running speed is a negotiated rate ("10 Gbps Full Duplex", "1000 Mbps"), never "Unknown" or
+# "Auto-negotiation", which a port prints when its link is down.
+SPEED_RE = re.compile(r"\d+(?:\.\d+)?\s*[KMG]\s*(?:bps|b/s|bit/s)\b", re.I)
+_RUNNING_SPEED = ("media speed running", "physical port speed")
 
 
 class SpecificBlocks:
@@ -28,6 +32,7 @@ class SpecificBlocks:
     mode: str
     stack: list[tuple[int, str]]
     vlan_open: bool
+    vlan_path: str  # the "VLAN ... IDs" key whose list goes on in the following lines
     buffer_cols: list[str]
     common: Callable[[str, int], bool]  # the reader's lines shared by every area (link, speed ...)
 
@@ -46,7 +51,10 @@ class SpecificBlocks:
         text = line.strip()
         indent = sec.indent_of(line)
         if self.vlan_open and (ids := sec.int_list(text)) is not None:
-            rec.vlan_tag_ids = (rec.vlan_tag_ids or []) + ids
+            if sec.norm(self.vlan_path.rpartition(" / ")[2]) == "vlan tag ids":
+                rec.vlan_tag_ids = (rec.vlan_tag_ids or []) + ids
+            else:  # "Enabled VLAN IDs:" with the ids on the next, indented lines
+                rec.specific[self.vlan_path] = " ".join([rec.specific.get(self.vlan_path, ""), *text.split()]).strip()
             return
         self.vlan_open = False
         if self.read_buffer_table(line, lineno):
@@ -97,9 +105,12 @@ class SpecificBlocks:
         if line.strip() == "History":
             return True
         row = NUMBERS_ROW_RE.match(line)
-        nums = row.group("nums").split() if row else []
-        if not row or len(nums) != len(self.buffer_cols):
+        if not row:  # a sub-heading ("Virtual Memory") or a setting ends the table
             self.buffer_cols = []
+            return False
+        nums = row.group("nums").split()
+        if len(nums) != len(self.buffer_cols):
+            # not one value per pool (VIOS 4 "Mapped" adds two totals): kept raw, the table goes on
             return False
         key = sec.snake(row.group("label"))
         for col, num in zip(self.buffer_cols, nums):
@@ -127,6 +138,10 @@ class SpecificBlocks:
         if self.mode == "lacp_port":
             return
         nkey = sec.norm(key)
+        if nkey in _RUNNING_SPEED and not SPEED_RE.search(value):
+            return  # not a speed: the raw text stays in ``specific``
+        if "vlan" in nkey and nkey.endswith(" ids"):  # "VLAN Tag IDs", "Enabled VLAN IDs"
+            self.vlan_open, self.vlan_path = True, path
         if nkey in sec.INT_FIELDS and to_int(value) is not None:
             setattr(rec, sec.INT_FIELDS[nkey], to_int(value))
             rec.lines[sec.INT_FIELDS[nkey]] = lineno
@@ -140,6 +155,12 @@ class SpecificBlocks:
             ids = sec.int_list(value)
             rec.vlan_tag_ids = ids if ids is not None else []
             rec.lines["vlan_tag_ids"] = lineno
-            self.vlan_open = True
         elif "flow control status" in nkey and rec.flow_control is None:
             rec.flow_control, rec.lines["flow_control"] = value, lineno
+
+
+def settle_link(rec: EthernetAdapterStats) -> None:
+    """A port whose link is down runs at no speed, whatever its speed line says."""
+    if (rec.link_status or "").strip().lower() == "down" and rec.media_speed_running is not None:
+        rec.media_speed_running = None
+        rec.lines.pop("media_speed_running", None)

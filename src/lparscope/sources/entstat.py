@@ -57,7 +57,7 @@ from . import _entstat_sections as sec
 from ._entstat_etherchannel import EtherChannelStats, LacpParty, LacpPortState  # noqa: F401  (re-exported)
 from ._entstat_record import EthernetAdapterStats  # (re-exported: the record of this parser)
 from ._entstat_sections import SeaStats  # noqa: F401  (re-exported record parts)
-from ._entstat_specific import SpecificBlocks
+from ._entstat_specific import SpecificBlocks, settle_link
 from .base import preamble, Parsed, leading_prompt, split_lines, strip_ansi, to_int
 from .prompt_scan import prompt_lines
 
@@ -101,9 +101,11 @@ class _Reader(SpecificBlocks):
         self.mode = "pre"
         self.sub: str | None = None  # sub-block inside the SEA summary
         self.in_lacp = False
+        self.trailer = False  # in the transmit / receive part printed after the specific statistics
         self.stack: list[tuple[int, str]] = []  # (indent, key) of parent lines in specific blocks
         self.flags_open = False
         self.vlan_open = False
+        self.vlan_path = ""
         self.buffer_cols: list[str] = []
         self.sea: SeaStats | None = None
         self.ec: EtherChannelStats | None = None
@@ -129,7 +131,7 @@ class _Reader(SpecificBlocks):
         self.out.records.append(rec)
         self.banners[id(rec)] = banner
         self.rec, self.mode, self.stack = rec, "head", []
-        self.flags_open = self.vlan_open = False
+        self.flags_open = self.vlan_open = self.trailer = False
         self.buffer_cols = []
 
     def device_type_opens_section(self, idx: int) -> bool:
@@ -200,6 +202,7 @@ class _Reader(SpecificBlocks):
             if rec.elapsed_seconds is None:
                 rec.elapsed_seconds, rec.lines["elapsed_seconds"] = sec.elapsed_seconds(value), lineno
         elif nkey == "transmit statistics" or line.lstrip().startswith("Transmit Statistics:"):
+            self.trailer = self.trailer or self.mode not in ("head", "txrx")
             self.mode = "txrx"
         elif nkey == "general statistics":
             self.mode = "general"
@@ -221,6 +224,12 @@ class _Reader(SpecificBlocks):
         if line.lstrip().startswith(("Elapsed Time:", "General Statistics")) and self.common(line, lineno):
             return
         pairs, rest = sec.read_pairs(line)
+        kv = sec.split_kv(line) if not pairs and self.trailer else None
+        if kv is not None and to_int(kv[1]) is None:
+            # VIOS 4 trailer settings ("Receive operation mode: PROCESS_INLINE"), not counters
+            self.stack = []
+            self.store(kv[0], kv[1], lineno, 0, push=False)
+            return
         if not pairs or rest or len(pairs) > 2:
             self.out.warn(lineno, f"not a transmit/receive counter line: {line.strip()[:60]!r}")
             if not pairs:
@@ -311,6 +320,7 @@ class _Reader(SpecificBlocks):
         for rec in self.out.records:
             rec.adapter_class = sec.classify(rec, self.banners.get(id(rec), ""))
             rec.lacp = ecm.lacp_port_state(rec.lacp_port, rec.lines)
+            settle_link(rec)
         if self.device_hint and self.out.records and self.out.records[0].name is None:
             self.out.records[0].name = self.device_hint
 
