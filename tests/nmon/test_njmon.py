@@ -116,7 +116,7 @@ def test_nmon_export_writes_an_njmon_recordings_tables(tmp_path: Path) -> None:
 
     res = CliRunner().invoke(app, ["nmon", "export", str(LINES), str(tmp_path / "out"), "--to", "csv"])
     assert res.exit_code == 0, res.output
-    assert "njmon recording (JSON) read" in res.output and "13 table(s) written" in res.output
+    assert "njmon recording (JSON) read" in res.output and "15 table(s) written" in res.output  # FCXFERIN / FCXFEROUT too
     header, first = (tmp_path / "out" / "LPAR.csv").read_text().splitlines()[:2]
     assert header.startswith('"snapshot","time","PhysicalCPU","entitled","virtualCPUs"')
     assert first.startswith("1,2024-05-06 09:00:00,2.1,1.5,6,")

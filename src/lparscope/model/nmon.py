@@ -4,7 +4,9 @@ The LPAR section of AIX topas_nmon carries, per snapshot, the physical cores con
 (PhysicalCPU), the entitlement, virtual and logical CPUs and the pool size; %entc is
 PhysicalCPU / entitled x 100. The command outputs of the BBBP section go through the
 ordinary parsers (see pipeline.read_nmon_file), so the rules see the same model as
-for standalone command outputs.
+for standalone command outputs. The AIX level of the header (``AAA,AIX`` / ``AAA,TL``, njmon's
+aix_version ...) is the host's oslevel when nothing else gave one (:func:`level_from_header`); an
+``oslevel`` output read after it (a BBBP one, another file) takes its place.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import numpy as np
 from ..nmon.join import join_recordings, other_partition, overlaps, time_span
 from ..nmon.model import NAIVE
 from ..numbers import LIMIT
-from .estate import Evidence, Host, Series
+from .estate import Evidence, Host, Series, Setting, Sourced
 from .rows import RowsWhenAsked, row_origin
 
 
@@ -106,6 +108,7 @@ def apply_recording(host: Host, rec: Any, path: str) -> list[str]:
     that it is not used, or what it replaces (nothing read is set aside without a word)."""
     if path not in host.files:
         host.files.append(path)
+    level_from_header(host, rec, path)
     span = time_span(rec)
     clash = []  # kept recordings this one cannot be joined with, and why
     for part in host.nmon_parts:
@@ -131,6 +134,24 @@ def apply_recording(host: Host, rec: Any, path: str) -> list[str]:
         rec, path = max(((r, p) for r, p, _ in host.nmon_parts), key=lambda rp: _preference(rp[0]))
     notes += _use(host, rec, path)
     return notes
+
+
+def level_from_header(host: Host, rec: Any, path: str) -> None:
+    """The recording's header AIX level ("6100-06", njmon's "7100-05-03") as the host's ``oslevel``
+    record and level, when no oslevel or ioslevel was read for the host (a fallback: a real
+    ``oslevel`` read later replaces it, as one oslevel output replaces another)."""
+    value = getattr(rec, "oslevel", None)
+    if not value or "oslevel" in host.levels or "ioslevel" in host.levels:
+        return
+    from ..sources.levels import Level
+
+    parts = tuple(int(p) for p in value.split("-"))
+    line = rec.facts_lines.get("oslevel", 1)
+    level = Level("oslevel", value, line, form="nmon header", release=f"{value[0]}.{value[1]}",
+                  technology_level=parts[1], service_pack=parts[2] if len(parts) > 2 else None, parts=parts)
+    # as model.build's oslevel applier folds an oslevel output (build imports this module)
+    host.records.setdefault("oslevel", []).append(Sourced(level, path, 0))
+    host.levels["oslevel"] = Setting(value, Evidence(path, line))
 
 
 def join_parts(host: Host) -> str:

@@ -24,9 +24,35 @@ lsfs) or whose ``/`` form is another word of the line (df's ``dproc ... /proc``,
 ``da02 from /a02:server``). Other lines are left as written.
 
 ``ending <command>``: the command run again when the recording ended (:func:`command_of`).
+
+Classic nmon (v8 for AIX 5.x) names its commands bare: ``BBBP,003,lsattr`` then
+``BBBP,008,lsattr,capped          true  Partition is capped  False``. A bare ``lsattr`` whose
+lines are sys0's attributes (at least three of :data:`SYS0_ATTRIBUTES` start its lines) is named
+``lsattr -El sys0``, so it is read as that output is; another bare ``lsattr`` keeps its name.
 """
 
 from __future__ import annotations
+
+
+# Attributes of sys0 (lsattr -El sys0) that no other device has.
+SYS0_ATTRIBUTES = frozenset({
+    "SW_dist_intr", "autorestart", "boottype", "capacity_inc", "capped", "conslogin", "cpuguard", "dedicated",
+    "ent_capacity", "frequency", "fullcore", "fwversion", "id_to_partition", "id_to_system", "iostat", "keylock",
+    "log_pg_dealloc", "max_capacity", "max_logname", "maxbuf", "maxmbuf", "maxpout", "maxuproc", "min_capacity",
+    "minpout", "modelname", "ncargs", "nfs4_acl_compat", "pre430core", "pre520tune", "realmem", "rtasversion",
+    "sed_config", "systemid", "variable_weight", "chown_restrict", "clouddev", "enhanced_RBAC", "ghostdev",
+    "os_uuid", "sys_capacity"})
+
+
+def _named(command: str, body: list[str]) -> str:
+    """The command an output is of: a bare ``lsattr`` of sys0's attributes is ``lsattr -El sys0``."""
+    bare = command_of(command)
+    if bare != "lsattr":
+        return command
+    hits = sum(1 for t in body if t.split(None, 1)[:1] and t.split(None, 1)[0] in SYS0_ATTRIBUTES)
+    if hits < 3:
+        return command
+    return "lsattr -El sys0" if bare == command else "ending lsattr -El sys0"
 
 
 def _restored(t: str) -> str:
@@ -69,7 +95,7 @@ def bbbp_outputs(lines: list[tuple[int, str]]) -> list[tuple[str, int, str]]:
 
     def flush() -> None:
         if command is not None:
-            out.append((command, first, "\n".join(body)))
+            out.append((_named(command, body), first, "\n".join(body)))
 
     for line_no, raw in lines:
         parts = raw.split(",", 3)

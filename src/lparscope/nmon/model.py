@@ -20,6 +20,7 @@ that zone and every ``NmonTable.times`` array holds the same instants in UTC
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -123,6 +124,63 @@ class NmonRecording:
         """Number of distinct snapshots (ZZZZ lines) read."""
         return len(self.times)
 
+    @property
+    def oslevel(self) -> str | None:
+        """The AIX level the header gives, in ``oslevel -r`` / ``-s`` form: ``AAA,AIX,6.1.6.4`` with
+        ``AAA,TL,06`` (or the third part of the AIX level) -> "6100-06"; njmon's aix_version 7.1,
+        aix_technology_level 5, aix_service_pack 3 -> "7100-05-03". None when the header does not
+        tell the release and TL (a Linux recording, a VIOS's: its level is its ioslevel)."""
+        return _header_facts(self.header)[0]
+
+    @property
+    def processor(self) -> str | None:
+        """The processor implementation the header gives: ``AAA,hardware,Architecture PowerPC
+        Implementation POWER7 64 bit`` (also ``POWER7_COMPAT_mode``, ``POWER7_in_P7_mode``) -> "POWER7";
+        njmon's processorFamily or cpus_description (``PowerPC_POWER8``) -> "POWER8". As AIX reports
+        it: in a compatibility mode, the mode's generation. None when not given (``unknown``)."""
+        return _header_facts(self.header)[1]
+
+    @property
+    def facts_lines(self) -> dict[str, int]:
+        """The file line of each header fact given (``oslevel``, ``processor``), for evidence."""
+        _, _, keys = _header_facts(self.header)
+        return {fact: self.header_lines.get(key, 1) for fact, key in keys.items()}
+
     def __repr__(self) -> str:
         return (f"NmonRecording(host={self.host!r}, snapshots={self.snapshots}, tables={len(self.tables)}, "
                 f"warnings={len(self.warnings)}, bytes_read={self.bytes_read})")
+
+
+_RELEASE = re.compile(r"^\s*(\d)\.(\d)(?:\.(\d+))?")
+_POWER = re.compile(r"\bPOWER(\d+)(\+)?", re.I)
+
+
+def _number(text: str | None) -> int | None:
+    m = re.fullmatch(r"\s*(\d{1,3})(?:\.0*)?\s*", text or "")
+    return int(m.group(1)) if m else None
+
+
+def _header_facts(header: Mapping[str, str]) -> tuple[str | None, str | None, dict[str, str]]:
+    """(oslevel, processor, fact -> the header key it was read from), see the properties."""
+    keys: dict[str, str] = {}
+    level = None
+    if "VIOS" not in header and "ioslevel" not in header:
+        njmon = "aix_version" in header
+        m = _RELEASE.match(header.get("aix_version" if njmon else "AIX", ""))
+        if m:
+            tl = _number(header.get("aix_technology_level" if njmon else "TL"))
+            tl = tl if tl is not None or njmon or m.group(3) is None else int(m.group(3))
+            sp = _number(header.get("aix_service_pack")) if njmon else None
+            if tl is not None:
+                level = f"{m.group(1)}{m.group(2)}00-{tl:02d}" + (f"-{sp:02d}" if sp is not None else "")
+                keys["oslevel"] = "aix_version" if njmon else "AIX"
+    processor = None
+    for key in ("hardware", "processorFamily", "cpus_description"):
+        text = header.get(key, "")
+        if key == "hardware":
+            text = text.partition("Implementation")[2]
+        p = _POWER.search(text)
+        if p:
+            processor, keys["processor"] = f"POWER{p.group(1)}{p.group(2) or ''}", key
+            break
+    return level, processor, keys

@@ -20,8 +20,11 @@ a ``samples`` list. One snapshot (values made up)::
 Output: the tables nmon has for the same measurements, with nmon's column names and units: LPAR
 (PhysicalCPU, entitled, virtualCPUs, logicalCPUs, poolCPUs, weight, Capped, Pool_id), CPU_ALL
 (User% Sys% Wait% Idle%), PROC (Runnable, Swap-in), MEM (MB), PAGE (per second), DISKBUSY,
-DISKREAD / DISKWRITE (KB/s), DISKXFER, NET (KB/s), FCREAD / FCWRITE (KB/s); the header as nmon's
-AAA lines name it (host, SerialNumber, MachineType, LPARNumberName, cpus, interval); the last
+DISKREAD / DISKWRITE (KB/s), DISKXFER, NET (KB/s), FCREAD / FCWRITE (KB/s), FCXFERIN / FCXFEROUT (virtual
+FC client adapters from ``disk_adapters``, see :func:`_fc_rows`); the header as nmon's AAA lines name
+it (host, SerialNumber, MachineType, LPARNumberName, cpus, interval) with njmon's own keys for the AIX
+level and processor (aix_version, aix_technology_level, aix_service_pack, processorFamily,
+cpus_description: ``NmonRecording.oslevel`` / ``processor`` read them); the last
 snapshot's partition configuration (``config``, ``partition_type``) as ``rec.partition``. Rates
 are njmon's own (per second over its interval); each row keeps its snapshot's line.
 
@@ -83,7 +86,8 @@ class _Tables:
 _TITLES = {"LPAR": "Logical Partition", "CPU_ALL": "CPU Total", "PROC": "Processes", "MEM": "Memory MB",
            "PAGE": "Paging", "DISKBUSY": "Disk %Busy", "DISKREAD": "Disk Read KB/s", "DISKWRITE": "Disk Write KB/s",
            "DISKXFER": "Disk transfers per second", "NET": "Network I/O", "FCREAD": "Fibre Channel Read KB/s",
-           "FCWRITE": "Fibre Channel Write KB/s"}
+           "FCWRITE": "Fibre Channel Write KB/s",
+           "FCXFERIN": "Fibre Channel Transfers In/s", "FCXFEROUT": "Fibre Channel Transfers Out/s"}
 
 
 def _snapshot_rows(s: dict[str, Any], snap: int, t: _Tables) -> None:
@@ -128,12 +132,31 @@ def _snapshot_rows(s: dict[str, Any], snap: int, t: _Tables) -> None:
             if isinstance(n, dict):
                 net[f"{name}-read-KB/s"], net[f"{name}-write-KB/s"] = _num(n.get("ibytes")) / 1024, _num(n.get("obytes")) / 1024
         t.add("NET", snap, net)
-    fcs = _sub(s, "fc_adapters")
-    if isinstance(fcs, dict):
-        fr = {k: _num(v.get("InputBytes")) / 1024 for k, v in fcs.items() if isinstance(v, dict)}
-        fw = {k: _num(v.get("OutputBytes")) / 1024 for k, v in fcs.items() if isinstance(v, dict)}
-        t.add("FCREAD", snap, fr)
-        t.add("FCWRITE", snap, fw)
+    _fc_rows(s, snap, t)
+
+
+def _fc_rows(s: dict[str, Any], snap: int, t: _Tables) -> None:
+    """FCREAD / FCWRITE (KB/s) and FCXFERIN / FCXFEROUT (per second) of each FC adapter. A virtual FC
+    client adapter (``disk_adapters`` entry described ``Virtual Fibre Channel Client Adapter``) has
+    its traffic there (``read_kb``, ``write_kb``, ``rtransfers``, ``wtransfers``) while ``fc_adapters``
+    shows it as a port whose link is down: those values are used when ``fc_adapters`` gives it none."""
+    fr: dict[str, float] = {}
+    fw: dict[str, float] = {}
+    xi: dict[str, float] = {}
+    xo: dict[str, float] = {}
+    for k, v in _section(s, "fc_adapters").items():
+        if isinstance(v, dict):
+            fr[k], fw[k] = _num(v.get("InputBytes")) / 1024, _num(v.get("OutputBytes")) / 1024
+            xi[k], xo[k] = _num(v.get("InputRequests")), _num(v.get("OutputRequests"))
+    for k, v in _section(s, "disk_adapters").items():
+        if not isinstance(v, dict) or "virtual fibre channel client" not in str(v.get("description", "")).lower():
+            continue
+        if fr.get(k, 0.0) > 0 or fw.get(k, 0.0) > 0:  # fc_adapters has its traffic (NaN > 0 is False)
+            continue
+        fr[k], fw[k] = _num(v.get("read_kb")), _num(v.get("write_kb"))
+        xi[k], xo[k] = _num(v.get("rtransfers")), _num(v.get("wtransfers"))
+    for table, row in (("FCREAD", fr), ("FCWRITE", fw), ("FCXFERIN", xi), ("FCXFEROUT", xo)):
+        t.add(table, snap, row)
 
 
 _SAMPLE_START = re.compile(r'\{\s*"(?:identity|timestamp)"')
@@ -232,12 +255,16 @@ def read_njmon(text: str, tz: str | None = None) -> NmonRecording:
 
 def _header(rec: NmonRecording, s: dict[str, Any], line: int, snapshots: int) -> None:
     ident, server, cfg = _section(s, "identity"), _section(s, "server"), _section(s, "config")
+    details = _section(s, "cpu_details")
     rec.host = str(ident.get("hostname") or server.get("uname_node") or cfg.get("nodename") or "") or None
     machine = str(server.get("machine_type") or "")
     header = {"progname": "njmon", "version": ident.get("njmon_version"), "host": rec.host,
               "SerialNumber": server.get("serial_no"), "LPARNumberName": server.get("lpar_number_name"),
               "MachineType": machine.replace("IBM-", "IBM,", 1) if machine.startswith("IBM-") else machine or None,
               "cpus": cfg.get("lcpus"), "interval": _sub(s, "timestamp", "snapshot_seconds"),
-              "snapshots": snapshots}
-    rec.header = {k: str(v) for k, v in header.items() if v not in (None, "")}
+              "snapshots": snapshots, "aix_version": server.get("aix_version"),
+              "aix_technology_level": server.get("aix_technology_level"),
+              "aix_service_pack": server.get("aix_service_pack"), "processorFamily": cfg.get("processorFamily"),
+              "cpus_description": details.get("cpus_description")}
+    rec.header = {k: str(v) for k, v in header.items() if v not in (None, "") and not isinstance(v, (dict, list))}
     rec.header_lines = {k: line for k in rec.header}

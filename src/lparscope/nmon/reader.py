@@ -67,12 +67,15 @@ def _pure_reader() -> type:
 
 
 def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None,
-              seconds: float | None = None) -> NmonRecording:
+              seconds: float | None = None, name: str | None = None) -> NmonRecording:
     """Read an nmon recording (path or bytes, plain or gzip) into an :class:`NmonRecording`.
 
-    ``seconds``: a time budget; past it the read stops with :class:`ReadTooLong`."""
+    ``seconds``: a time budget; past it the read stops with :class:`ReadTooLong`. ``name``: the
+    recording's file name when ``source`` is its bytes (a path gives its own): nmon's
+    ``host_YYMMDD_HHMM`` in it settles a header date whose day and month cannot be told apart."""
     tame_malloc()
     r = _Reader(tz) if native.enabled() else _pure_reader()(tz)
+    r.file_name = name if name is not None or isinstance(source, bytes) else os.path.basename(os.fspath(source))
     if seconds:
         r.deadline = time.monotonic() + seconds
     src = Source(source, r.rec.warnings)

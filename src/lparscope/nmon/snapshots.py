@@ -15,9 +15,15 @@ are read as ``10-FEB-2016`` / ``10-Feb-16``, ``2016-02-10``, ``2016/02/10``, ``2
 ``10 FEB 2016``, ``FEB 10 2016`` and ``10/02/2016`` when the order of day and month is not in
 doubt (a day above 12); a two-digit year is 19xx from 70 on, else 20xx.
 
+A numeric date whose day and month cannot be told apart (``AAA,date,03/04/11``) is read with the
+help of the file name when it carries nmon's ``_YYMMDD_HHMM`` (``host_110304_0000.nmon``) and that
+agrees with exactly one reading (day/month or month/day); the order found reads the ZZZZ dates too.
+
 Tolerance (each a capped warning with its line): no snapshot number, an unreadable time,
 a snapshot seen again (the last one is kept), a snapshot out of order (rows are sorted),
-times without a date in a file whose header has none either (one warning, times unknown).
+times without a date in a file whose header has none either, or one that cannot be read or is
+ambiguous (one warning quoting it, times unknown), a snapshot whose time goes back from the one
+before it (one warning per recording, at the first such ZZZZ line; the order is kept).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, timedelta, timezone, tzinfo
 
 import numpy as np
 
@@ -35,6 +41,7 @@ _DMY_RE = re.compile(r"^(\d{1,2})[- ]([A-Za-z]{3})[A-Za-z]*[- ,]+(\d{2}|\d{4})$"
 _MDY_RE = re.compile(r"^([A-Za-z]{3})[A-Za-z]*[- ]+(\d{1,2}),?[- ]+(\d{4})$")
 _YMD_RE = re.compile(r"^(\d{4})[-/.]?(\d{2})[-/.]?(\d{2})$")
 _NUM_RE = re.compile(r"^(\d{1,2})[/.](\d{1,2})[/.](\d{2}|\d{4})$")
+_NAME_DATE_RE = re.compile(r"_(\d{2})(\d{2})(\d{2})_\d{4}(?!\d)")  # nmon's file name: host_YYMMDD_HHMM.nmon
 _MONTHS = {m: i + 1 for i, m in enumerate("JAN FEB MAR APR MAY JUN JUL AUG SEP OCT NOV DEC".split())}
 _EPOCH_DAY = datetime(1970, 1, 1).toordinal()
 _CLOCK_BACK = 2 * 3600  # a step back of at most this many seconds is a clock change, not a new day
@@ -47,8 +54,10 @@ def _year(text: str) -> int:
     return year
 
 
-def _day(date: str) -> int | None:
-    """'10-FEB-2016' (or another spelling, see the module) -> days since 1970-01-01; None when not a date."""
+def _day(date: str, order: str | None = None) -> int | None:
+    """'10-FEB-2016' (or another spelling, see the module) -> days since 1970-01-01; None when not a date.
+
+    ``order`` ("dmy" or "mdy") reads a numeric date whose day and month cannot be told apart."""
     date = date.strip()
     try:
         d = _DMY_RE.match(date)
@@ -60,15 +69,37 @@ def _day(date: str) -> int | None:
             ymd = (int(d.group(1)), int(d.group(2)), int(d.group(3)))
         elif (d := _NUM_RE.match(date)) is not None:
             a, b = int(d.group(1)), int(d.group(2))
-            if a <= 12 and b <= 12 and a != b:
+            if a <= 12 and b <= 12 and a != b and order not in ("dmy", "mdy"):
                 return None  # 03/04/2009: day and month cannot be told apart
-            day, month = (a, b) if a > 12 or a == b else (b, a)
+            day, month = (a, b) if a > 12 or a == b or (b <= 12 and order == "dmy") else (b, a)
             ymd = (_year(d.group(3)), month, day)
         else:
             return None
         return datetime(*ymd).toordinal() - _EPOCH_DAY
     except (KeyError, ValueError):
         return None
+
+
+def _ambiguous(date: str) -> bool:
+    """A numeric date such as '03/04/11' whose day and month cannot be told apart."""
+    m = _NUM_RE.match(date.strip())
+    return bool(m) and int(m.group(1)) <= 12 and int(m.group(2)) <= 12 and m.group(1) != m.group(2) \
+        and _day(date, "dmy") is not None and _day(date, "mdy") is not None
+
+
+def date_order(date: str, name: str | None) -> str | None:
+    """"dmy" or "mdy": the reading of the ambiguous numeric ``date`` that the file name's nmon date
+    (``_YYMMDD_HHMM``) agrees with, when exactly one does; None otherwise."""
+    m = _NAME_DATE_RE.search(name or "")
+    if not m or not _ambiguous(date):
+        return None
+    try:
+        named = datetime(2000 + int(m.group(1)) if int(m.group(1)) < 70 else 1900 + int(m.group(1)),
+                         int(m.group(2)), int(m.group(3))).toordinal() - _EPOCH_DAY
+    except ValueError:
+        return None
+    agree = [o for o in ("dmy", "mdy") if _day(date, o) == named]
+    return agree[0] if len(agree) == 1 else None
 
 
 def _seconds_of_day(hms: str) -> int | None:
@@ -125,27 +156,33 @@ class Snapshots:
         """Lines of the usual form, already split; merged with the others by line number."""
         self.read = read
 
-    def _in_bulk(self, zone: tzinfo | None) -> tuple[dict[str, datetime], np.ndarray, np.ndarray] | None:
+    def _in_bulk(self, zone: tzinfo | None, order: str | None) -> tuple[dict[str, datetime], np.ndarray, np.ndarray] | None:
         """The times without a loop per line, when every ZZZZ line has the usual form, every date
-        reads and the snapshots strictly increase (nothing to warn about); None otherwise."""
+        reads and the snapshots and their times increase (nothing to warn about); None otherwise."""
         read = self.read
         if read is None or self.pending or not len(read.snaps):
             return None
-        day_of = [_day(d) for d in read.date_names]
+        day_of = [_day(d, order) for d in read.date_names]
         if any(d is None for d in day_of) or not bool((np.diff(read.snaps) > 0).all()):
             return None
         secs = np.array(day_of, np.int64)[read.dates] * 86400 + read.sods.astype(np.int64)
+        if bool((np.diff(secs) < 0).any()):
+            return None  # a time goes back: warned by the general path
         if zone is None:  # the times by token are made when first read (the tables need only the array)
             return TimesByToken(read, secs), read.snaps.astype(np.int64), secs.astype("datetime64[s]")
         return _times(read.tokens(), secs, read.snaps.astype(np.int64), secs, zone)
 
-    def resolve(self, warn: Callable[..., None], zone: tzinfo | None, header: dict[str, str] | None = None
-                ) -> tuple[Mapping[str, datetime], np.ndarray, np.ndarray]:
+    def resolve(self, warn: Callable[..., None], zone: tzinfo | None, header: dict[str, str] | None = None,
+                name: str | None = None) -> tuple[Mapping[str, datetime], np.ndarray, np.ndarray]:
         """(times by token "T0001", sorted snapshot numbers, their times as UTC-or-naive datetime64[s]).
 
-        ``header`` (the AAA fields) gives the day of ZZZZ lines that carry only a time.
+        ``header`` (the AAA fields) gives the day of ZZZZ lines that carry only a time; ``name`` (the
+        file's name) the order of day and month of an ambiguous ``AAA,date``.
         """
-        fast = self._in_bulk(zone)
+        header = header or {}
+        hdate = header.get("date", "").strip()
+        dmy = date_order(hdate, name)
+        fast = self._in_bulk(zone, dmy)
         if fast is not None:
             self.read = None
             return fast
@@ -157,8 +194,7 @@ class Snapshots:
         secs: dict[int, int] = {}  # snapshot -> local seconds since the epoch
         order: dict[str, int] = {}  # token -> snapshot, in first-seen order (as a dict keeps it)
         last = -1
-        header = header or {}
-        day_now = _day(header.get("date", ""))  # the day of the last time read (for times without a date)
+        day_now = _day(hdate, dmy)  # the day of the last time read (for times without a date)
         sod_now = _seconds_of_day(header.get("time", "").strip()) if day_now is not None else None
         undated = 0
         for line, parts in self.pending:
@@ -175,14 +211,14 @@ class Snapshots:
                 if day_now is None:
                     undated += 1
                     if undated == 1:
-                        warn(line, f"ZZZZ {token}: the time has no date and the header has no AAA,date "
-                                   "(or not one that can be read): snapshot times unknown")
+                        warn(line, f"ZZZZ {token}: the time has no date and " + _no_day(hdate, name)
+                             + ": snapshot times unknown")
                     continue
                 if sod_now is not None and sod < sod_now - _CLOCK_BACK:
                     day_now += 1  # past midnight
                 day = day_now
             else:
-                day = days[date] if date in days else days.setdefault(date, _day(date))
+                day = days[date] if date in days else days.setdefault(date, _day(date, dmy))
             if day is None or sod is None:
                 warn(line, f"ZZZZ {token}: unreadable time {','.join(parts[2:4])!r}", kind="zzzz")
                 continue
@@ -200,8 +236,30 @@ class Snapshots:
         self.pending = []
         keys = np.array(sorted(secs), np.int64)
         tokens = list(order)
-        return _times(tokens, np.array([secs[order[t]] for t in tokens], np.int64), keys,
-                      np.array([secs[k] for k in keys.tolist()], np.int64), zone)
+        key_secs = np.array([secs[k] for k in keys.tolist()], np.int64)
+        back = np.flatnonzero(np.diff(key_secs) < 0)
+        if len(back):  # once per recording, at the first snapshot whose time goes back
+            i = int(back[0]) + 1
+            token_of = {s: t for t, s in order.items()}
+            warn(seen_line[int(keys[i])], f"ZZZZ {token_of[int(keys[i])]}: time {_shown(int(key_secs[i]))} goes back "
+                                          f"from {token_of[int(keys[i - 1])]}'s {_shown(int(key_secs[i - 1]))} "
+                                          "(snapshots kept in their order)")
+        return _times(tokens, np.array([secs[order[t]] for t in tokens], np.int64), keys, key_secs, zone)
+
+
+def _shown(local_secs: int) -> str:
+    return (datetime(1970, 1, 1) + timedelta(seconds=local_secs)).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _no_day(hdate: str, name: str | None) -> str:
+    """Why the header gives no day, for the warning about time-only ZZZZ lines."""
+    if not hdate:
+        return "the header has no AAA,date"
+    if _ambiguous(hdate):
+        told = "the file name does not settle it" if _NAME_DATE_RE.search(name or "") else \
+            "no file name of the form host_YYMMDD_HHMM settles it"
+        return f"the header's AAA,date {hdate!r} is ambiguous (day/month or month/day; {told})"
+    return f"the header's AAA,date {hdate!r} cannot be read as a date"
 
 
 class LazyTimes(Mapping[str, datetime]):

@@ -32,7 +32,7 @@ CELL_BUDGET = 32_000_000
 # 25 s and 1.2 GB. Past this the recording is not read.
 MAX_SECTIONS = 10_000
 TEXT_TAGS = {"AAA", "ZZZZ", "UARG", "ERROR"}
-TEXT_COLUMNS = {"command", "wlmclass", "comm", "user", "group", "fullcommand"}
+TEXT_COLUMNS = {"command", "wlmclass", "comm", "user", "group", "fullcommand", "progname"}  # progname: nmon v8 UARG
 TAG_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_+\-]*$")
 
 
@@ -103,6 +103,7 @@ class ReaderState:
         self.tail_rows: list[tuple[int, int, int, list[str]]] = []
         self.deadline: float | None = None  # time.monotonic() past which the read stops (ReadTooLong)
         self.padding_left = CELL_BUDGET  # values left for columns no row fills (all sections)
+        self.file_name: str | None = None  # the recording's file name (its nmon date settles an ambiguous AAA,date)
 
     def on_time(self) -> None:
         """Raise ReadTooLong past the deadline. Checked in the reader's own loops (per section, per

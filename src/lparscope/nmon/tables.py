@@ -20,7 +20,7 @@ class Tables(ReaderState):
 
     def finish(self) -> None:
         rec = self.rec
-        rec.times, snap_keys, snap_vals = self.snapshots.resolve(self.warn, self.zone, rec.header)
+        rec.times, snap_keys, snap_vals = self.snapshots.resolve(self.warn, self.zone, rec.header, self.file_name)
         # shared, read-only, by every table with a row per snapshot (most of them)
         snap_keys.flags.writeable = snap_vals.flags.writeable = False
         # Tables in the order of the file (a section's header, or its first row without one).
@@ -106,6 +106,7 @@ class Tables(ReaderState):
             return None
         assert sec.values is not None
         epoch = _epochs([h.line for h in sec.headers], lines)
+        self._joined_names(sec, epoch)
         self._check_widths(sec, lines, epoch)
         columns, values = self._columns(sec, epoch)
         text = {(sec.headers[-1].fields[f] if sec.headers and f < len(sec.headers[-1].fields) else f"col{f - 1}"): arr
@@ -137,6 +138,28 @@ class Tables(ReaderState):
         title = sec.title or (sec.headers[-1].fields[1] if sec.headers and len(sec.headers[-1].fields) > 1 else "")
         return NmonTable(sec.name, title, columns, snaps, times.astype("datetime64[s]", copy=False), values,
                          sec.first_line or sec.first_row, lines, text)
+
+    def _joined_names(self, sec: Section, epoch: np.ndarray) -> None:
+        """A header with fewer names than every row under it has values, whose first name joins several
+        names with spaces (nmon v8: ``MEM,Memory h,Real Free Virtual free Real free(MB),Virtual free(MB),...``
+        over six values): its names name the last values (aligned right), the first values get generic
+        names, and the header line is named in a warning."""
+        if sec.top or sec.row_fields is None or not len(epoch):
+            return
+        for e, hdr in enumerate(sec.headers):
+            widths = sec.row_fields[epoch == e]
+            if not len(widths) or widths.min() != widths.max() or int(widths[0]) <= len(hdr.fields) \
+                    or len(hdr.fields) < 3:
+                continue
+            missing = int(widths[0]) - len(hdr.fields)
+            first, others = hdr.fields[2].split(), [f.split() for f in hdr.fields[3:]]
+            if len(first) < missing + 1 or len(first) <= max((len(o) for o in others), default=1):
+                continue
+            hdr.fields = hdr.fields[:2] + [""] * missing + hdr.fields[2:]
+            self.warn(hdr.line, f"{sec.name}: the header names {len(others) + 1} columns for {len(others) + 1 + missing} "
+                                f"values and its first name {' '.join(first)[:60]!r} joins several names: its names are "
+                                f"read from the right (the last name names the last value), the first {missing} "
+                                "values get generic column names", kind=f"width:{sec.name}")
 
     def _check_widths(self, sec: Section, lines: np.ndarray, epoch: np.ndarray) -> None:
         if not sec.headers or sec.row_fields is None or not len(lines) or sec.top:
