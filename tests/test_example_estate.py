@@ -16,7 +16,7 @@ EXPECTED = {
     # health: aix4 has a failed path on hdisk3, the errpt entries that go with it, and /var at 86%
     ("HEALTH-DISK-PATHS", "aix4"), ("HEALTH-ERRPT-PERMANENT", "aix4"), ("HEALTH-FS-FULL", "aix4"),
     # processor and memory
-    ("CPU-CAPPED-PINNED", "aix2"), ("CPU-SMT-NOT-DEFAULT", "aix2"), ("CPU-SIZING-MEASURED", "aix1"),
+    ("CPU-CAPPED-PINNED", "aix2"), ("CPU-SMT-NOT-DEFAULT", "aix2"), ("CPU-SMT-NOT-DEFAULT", "aix5"), ("CPU-SIZING-MEASURED", "aix1"),
     ("CPU-SIZING-MEASURED", "aix3"), ("CPU-SIZING-MEASURED", "vios2"), ("CPU-EC-BELOW-VP", "aix1"), ("CPU-EC-BELOW-VP", "aix3"),
     ("CPU-UNCAPPED-ABOVE-EC", "aix1"), ("CPU-UNCAPPED-ABOVE-EC", "aix3"), ("CPU-VP-EC-LIMITS", "aix1"),
     ("CPU-VP-EC-LIMITS", "aix3"), ("CPU-VP-EXCEEDS-POOL", "aix3"), ("MEM-MAX-FAR-ABOVE-ONLINE", "aix2"),

@@ -193,7 +193,9 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
     seconds = file_seconds()
     try:
         with registry.alongside(_later_stages):  # for its BBBP outputs, imported while the native reader runs
-            rec = read_nmon(f.nmon, tz=tz, seconds=seconds)  # type: ignore[arg-type]
+            # a recording from an archive comes as bytes: its file name (host_YYMMDD_HHMM) is given apart
+            name = PurePath(f.display).name if isinstance(f.nmon, (bytes, bytearray)) else None
+            rec = read_nmon(f.nmon, tz=tz, seconds=seconds, name=name)  # type: ignore[arg-type]
     except ReadStopped as exc:  # past the time budget, or hostile (400,000 one-row sections)
         why = (f"reading it took longer than the per-file budget of {seconds:g} s (LPARSCOPE_FILE_SECONDS)"
                if isinstance(exc, ReadTooLong) else str(exc))

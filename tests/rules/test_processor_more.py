@@ -176,3 +176,16 @@ def test_smt_off_reads_one_thread_and_prtconf_tells_the_hardware():
     p7 = feed(host(type="Shared-SMT-2"), lsattr, PROC0.format(smt=2, gen="POWER7"))
     (g,) = run_rule(processor_smt.smt_not_default, p7)
     assert "POWER7: the catalogue gives no default for it" in g.message
+
+
+def test_an_nmon_header_tells_the_generation_when_nothing_else_does():
+    from types import SimpleNamespace
+
+    from lparscope.rules.host_facts import power_generation
+
+    h = host(type="Shared-SMT-4")
+    h.nmon, h.nmon_path = SimpleNamespace(processor="POWER8", facts_lines={"processor": 6}), "lpar3_250101_0000.nmon"
+    gen, what, ev = power_generation(h)
+    assert (gen, what, ev.path, ev.line) == (8.0, "nmon header processor POWER8", "lpar3_250101_0000.nmon", 6)
+    feed(h, lsattr, PROC0.format(smt=4, gen="POWER9"))  # the host's own lsattr proc0 wins
+    assert power_generation(h)[0] == 9.0

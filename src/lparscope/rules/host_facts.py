@@ -46,6 +46,10 @@ def power_generation(host: Host, use_frame: bool = True) -> tuple[float | None, 
         gen = generation_from_text(mode or "")
         if gen:
             return gen, f"amepat Processor Implementation Mode {mode}", s.ev("processor_implementation_mode")
+    proc = getattr(host.nmon, "processor", None)  # an nmon / njmon recording's header (AAA,hardware ...)
+    if (gen := generation_from_text(proc)) is not None:
+        line = (getattr(host.nmon, "facts_lines", None) or {}).get("processor", 1)
+        return gen, f"nmon header processor {proc}", Evidence(host.nmon_path or "", line)
     frame_model = getattr(host, "frame_model", None) if use_frame else None  # the frame's type-model (HMC)
     gen = generation_of(frame_model)
     if gen:
