@@ -90,6 +90,8 @@ QUIET = {
     "FRAME-NIB-PRIMARIES-UNBALANCED", "FRAME-SEA-BUSY-VLANS-ONE-VIOS",
     # the example's aggregation has no 802.3ad port statistics or receive errors; no netstat -s, no vnicstat
     "NET-LAGG-LACP-PORT", "NET-LAGG-RX-ERRORS", "NET-UDP-SOCKBUF-OVERFLOW", "NET-VNIC-SERVER-ERRORS", "NET-LAGG-NEGOTIATING",
+    # the example's disks are read from lspath, not lsmpio -ar
+    "HEALTH-MPIO-PORT-PATHS",
     # the example's partitions have no vNIC and its HMC data no physical slot listing
     "FRAME-VNIC-NO-FAILOVER", "FRAME-VNIC-ONE-VIOS", "FRAME-LPM-PHYSICAL-IO",
     # the example's HMC data gives no processor compatibility modes, its VIOS outputs no vioslpm0

@@ -157,3 +157,39 @@ def test_vios_level_age(tmp_path: Path) -> None:
     assert len(old) == 1 and "2.2.6" in old[0].message
     (tmp_path / "b").mkdir()
     assert not _of(_run(tmp_path / "b", {"vios9/ioslevel.txt": "$ ioslevel\n4.1.1.10\n"}), "HEALTH-VIOS-LEVEL-OLD")
+
+
+LSMPIO_AR = """root@aixdb9:/ # lsmpio -ar
+Adapter Driver: fscsi0 -> AIX PCM
+    Adapter WWPN:  c050760b3a4e0020
+    Link State:    Up
+                          Paths      Paths      Paths      Paths
+    Remote Ports        Enabled   Disabled     Failed    Missing         ID
+    500507680b215c31          4          0          0          0   0x0b0400
+    500507680b215c32          2          0          2          0   0x0b0500
+
+Adapter Driver: fscsi1 -> AIX PCM
+    Adapter WWPN:  c050760b3a4e0022
+    Link State:    Down
+                          Paths      Paths      Paths      Paths
+    Remote Ports        Enabled   Disabled     Failed    Missing         ID
+    500507680b225c31          0          0          0          4   0x0c0400
+"""
+
+
+def test_mpio_port_paths_from_lsmpio_ar(tmp_path: Path) -> None:
+    found = {f.subject: f for f in _of(_run(tmp_path, {"aixdb9/lsmpio_ar.txt": LSMPIO_AR}), "HEALTH-MPIO-PORT-PATHS")}
+    assert set(found) == {"fscsi0", "fscsi1"}
+    f0, f1 = found["fscsi0"], found["fscsi1"]
+    assert f0.level == "warning" and "2 failed and 0 missing path(s) to target port 500507680b215c32" in f0.message
+    assert "6 path(s) still Enabled" in f0.message and f0.evidence[1].line == 8
+    assert "cfgmgr -l fscsi0" in f0.fix.root
+    assert f1.level == "critical" and "link Down" in f1.message and "4 missing" in f1.message
+    # with lspath in the data, the disks' own finding says it (HEALTH-DISK-PATHS), not this one
+    both = _run(tmp_path, {"aixdb9/lspath.txt": LSPATH_BAD})
+    assert not _of(both, "HEALTH-MPIO-PORT-PATHS") and _of(both, "HEALTH-DISK-PATHS")
+
+
+def test_mpio_port_paths_quiet_when_every_path_is_enabled(tmp_path: Path) -> None:
+    good = LSMPIO_AR.split("\n\n")[0].replace("          2          0          2", "          4          0          0") + "\n"
+    assert not _of(_run(tmp_path, {"aixdb9/lsmpio_ar.txt": good}), "HEALTH-MPIO-PORT-PATHS")

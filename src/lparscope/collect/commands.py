@@ -71,6 +71,7 @@ _BASE: list[Step] = [
     *[_s(f"{t} -L", root_only=True) for t in TUNABLE_CMDS],
     _s("lspv", padmin=("lspv",)),
     _s("lspath", padmin=("lspath",)),
+    _s("lsmpio -ar", root_only=True),  # paths per FC adapter and target port (AIX 7.1 TL3 and later)
     _s("mount", root_only=True),
 ]
 
@@ -153,6 +154,7 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
         **{t: [r"-a", r"-L"] for t in TUNABLE_CMDS},
         "lspv": [r""],
         "lspath": [r""],
+        "lsmpio": [r"-ar"],
         "mount": [r""],
         "lswpar": [r"", r"-L", r"-G", r"-D"],
         "amepat": [_N],
