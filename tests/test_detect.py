@@ -85,16 +85,18 @@ def test_one_pattern_for_all_start_lines_picks_the_kind_trying_each_in_turn_woul
 
 def test_prompts_as_sites_set_them():
     """Prompt forms seen in real pastes: no blank after the sigil, the shell's own prompt, a bare
-    host name, 'user on host:path', a bracketed path with no sigil, and VIOS commands typed
-    through ioscli."""
+    host name, 'user on host:path', a bracketed path with no sigil, bash's '[user@host dir]#', and
+    VIOS commands typed through ioscli."""
     from lparscope.sources.base import parse_prompt
 
     seen = {line: (p.command, p.host) if (p := parse_prompt(line)) else None for line in [
         "lpar7:/#lspv", "bash-4.2# lsvg -l rootvg", "ksh$ lspv", "aix7# netstat -in",
         "root on vios3:/>lsdev -Cc adapter", "padmin@vios3:[/home/padmin]lsmap -all",
         "$ ioscli lsmap -all -npiv", "# /usr/ios/cli/ioscli lspv", "ioscli lsdev -virtual",
-        # not prompts: a comment, an unknown command behind a bare word, a sigil without a host
-        "# Thread queue full", "ent0# foo", "#lspv", "Value>lsattr", "lpar7:/#notacommand"]}
+        "[root@lpar7 ~]# lsvg -l rootvg", "[padmin@vios3 logs]$ ioscli lsmap -all", "#lsps -a", "#lspv",
+        # not prompts: a comment, an unknown command behind a bare word, a sigil with text before
+        "# Thread queue full", "ent0# foo", "#no longer used", "Value>lsattr", "lpar7:/#notacommand",
+        "[root@a b c]# lspv"]}
     assert seen == {
         "lpar7:/#lspv": ("lspv", "lpar7"), "bash-4.2# lsvg -l rootvg": ("lsvg -l rootvg", None),
         "ksh$ lspv": ("lspv", None), "aix7# netstat -in": ("netstat -in", "aix7"),
@@ -102,8 +104,10 @@ def test_prompts_as_sites_set_them():
         "padmin@vios3:[/home/padmin]lsmap -all": ("lsmap -all", "vios3"),
         "$ ioscli lsmap -all -npiv": ("lsmap -all -npiv", None), "# /usr/ios/cli/ioscli lspv": ("lspv", None),
         "ioscli lsdev -virtual": ("lsdev -virtual", None),
-        "# Thread queue full": None, "ent0# foo": None, "#lspv": None, "Value>lsattr": None,
-        "lpar7:/#notacommand": None}
+        "[root@lpar7 ~]# lsvg -l rootvg": ("lsvg -l rootvg", "lpar7"), "[padmin@vios3 logs]$ ioscli lsmap -all":
+        ("lsmap -all", "vios3"), "#lsps -a": ("lsps -a", None), "#lspv": ("lspv", None),
+        "# Thread queue full": None, "ent0# foo": None, "#no longer used": None, "Value>lsattr": None,
+        "lpar7:/#notacommand": None, "[root@a b c]# lspv": None}
 
 
 def test_outputs_under_tight_prompts_are_cut_apart():

@@ -158,3 +158,10 @@ def test_device_from_the_name_when_the_content_is_clear_but_names_none(tmp_path)
     assert host.devices["hdisk5"].attrs["queue_depth"].evidence.line == 3
     # Without a device in the name the rows stay warned about (see test_no_silent_drops).
     assert name_hint("pasted_from_hdisk5.txt") == NameHint(None, None)
+
+
+def test_vios_word_flags_in_file_names() -> None:
+    from lparscope.sources.filenames import name_hint
+
+    assert name_hint("viof_lsdev_slots.txt").command == "lsdev -slots"  # not read: lsdev.py takes no -slots
+    assert name_hint("vios2_lsdev_virtual.txt").command == "lsdev -virtual"

@@ -15,7 +15,7 @@ _PIECES = (
      "root@aix1:/ ", "padmin@vios1:/home/padmin", "[root@lpar2]/", "aix1:/", "hscroot@hmc:~",
      "Command: ", "-El", "-a", "-v", "ent0", "hdisk3", "|", "| |", "foo", "lsattrs", "_x", "9",
      " ", "  ", "\t", "\x0c", "\xa0", "\u3000", "\r", "Running:", "/usr/sbin/", "bash-4.2", "root on vios1:/",
-     "padmin@vios1:[/home/padmin]", ":[", "ioscli ", "/usr/ios/cli/ioscli ", "aix7"]
+     "padmin@vios1:[/home/padmin]", ":[", "ioscli ", "/usr/ios/cli/ioscli ", "aix7", "[root@aix1 ~]", "[root@aix1 logs]"]
     + sorted(KNOWN_COMMANDS)
 )
 

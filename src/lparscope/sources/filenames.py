@@ -37,7 +37,8 @@ _NOT_HINTS = {"cat", "echo", "exit", "more", "less", "pg", "sudo", "su", "cd", "
 # Flags a command is always run with when the name gives only a device ("aix1.lsattr.ent0").
 # Whole-word flags of AIX / VIOS / HMC commands, written without their dash in file names.
 _WORD_FLAGS = {"all": "-all", "npiv": "-npiv", "net": "-net", "vadapter": "-vadapter", "plc": "-plc", "dev": "-dev",
-               "attr": "-attr", "type": "-type", "field": "-field", "fmt": "-fmt", "vtd": "-vtd",
+               "attr": "-attr", "type": "-type", "field": "-field", "fmt": "-fmt", "vtd": "-vtd", "slots": "-slots",
+               "virtual": "-virtual",
                "level": "--level", "rsubtype": "--rsubtype", "filter": "--filter"}
 # Flags whose next word is their value ("lshwres_r_mem_level_sys": "-r mem --level sys").
 _HMC_COMMANDS = {"lssyscfg", "lshwres", "lslparutil", "lshmc", "lssvcevents", "lssysconn"}

@@ -39,7 +39,8 @@ MAX_PROMPT_LINE = 4096
 _SIGILS = "#$>"
 _USER_HOST_RE = re.compile(r"(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)")  # user@host:/path
 # [user@host]/path, [user@host:~] (a path inside the brackets: the host holds no ":")
-_BRACKET_RE = re.compile(r"\[(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)(?::[^\]\s]*)?\]")
+# and "[root@aix1 ~]", "[root@aix1 logs]" (bash's default: the working directory after a blank)
+_BRACKET_RE = re.compile(r"\[(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*)(?::[^\]\s]*|[ \t]+[^\]\s]+)?\]")
 _HOST_PATH_RE = re.compile(r"(?P<host>[A-Za-z0-9][\w.-]*):")  # host:/path
 # "root on vios1:/>", a PS1 some sites set (user, the word "on", host:path)
 _USER_ON_HOST_RE = re.compile(r"(?P<user>[A-Za-z_][\w-]*) on (?P<host>[A-Za-z0-9][\w.-]*):\S*$")
@@ -198,14 +199,17 @@ def parse_prompt(line: str) -> Prompt | None:
     cmd = _without_ioscli(after.strip())
     if at < 0 or not cmd:
         return _bare_command(line)
-    # "aix1:/#lspv": no blank after the sigil, taken only behind a user@host or host:path
+    # "aix1:/#lspv": no blank after the sigil, taken behind a user@host or host:path, or alone
+    # when what follows reads as a known command typed alone
     tight = not after[:1].isspace()
     before = s[:at].rstrip()
     user = host = None
     named = False  # the text before the sigil names the user and host (user@host, user on host)
     if before:
-        m = _USER_HOST_RE.match(before) or _BRACKET_RE.match(before)
-        if m and not _has_space(before):
+        m = _USER_HOST_RE.match(before)
+        b = _BRACKET_RE.match(before) if m is None else None
+        if (m and not _has_space(before)) or (b and not _has_space(before[b.end():])):
+            m = m or b
             user, host, named = m.group("user"), m.group("host"), True
         elif (m := _USER_ON_HOST_RE.match(before)) is not None:
             user, host, named = m.group("user"), m.group("host"), True
@@ -221,8 +225,8 @@ def parse_prompt(line: str) -> Prompt | None:
             host = before  # "aix1# lspv"
         else:
             return _bare_command(line)
-    elif tight:
-        return _bare_command(line)
+    elif tight:  # "#lsps -a": a known command written as it is typed alone, right after the sigil
+        return _bare_command(cmd)
     first = cmd.split()[0].rsplit("/", 1)[-1]
     if first not in KNOWN_COMMANDS and not (named and not tight):
         return None
