@@ -50,3 +50,13 @@ def test_a_site_threshold_for_flash(tmp_path):
     cfg = Config(thresholds={"read_service_ms_high": 2.0})
     a = analyze([str(_estate(tmp_path))], cfg)
     assert sorted(f.subject for f in a.findings if f.rule.id == "STO-READ-SERVICE-SLOW") == ["hdisk2", "hdisk3"]
+
+
+def test_adapter_and_total_rows_are_not_disks(tmp_path):
+    # vscsi0/vscsi1 (Vadapter rows) read 31 ms at 150 reads/s; the disks behind them are fast
+    src = Path(__file__).resolve().parents[1] / "fixtures" / "iostat-D" / "aix72_Dsal_system_vadapter.txt"
+    (tmp_path / "lpardb04").mkdir()
+    (tmp_path / "lpardb04" / "iostat_Dsal.txt").write_text("# iostat -Dsal\n" + src.read_text())
+    a = analyze([str(tmp_path)])
+    assert not [f for f in a.findings if f.rule.id in ("STO-READ-SERVICE-SLOW", "STO-LUN-IOPS-CEILING")]
+    assert [i.status for i in a.estate.inputs] == ["parsed"]

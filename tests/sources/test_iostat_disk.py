@@ -104,10 +104,36 @@ def test_physical_and_adapter_rows_are_not_disks(tmp_path):
     from lparscope.sources import iostat_disk
 
     text = (FIX / "aix72_Dl_with_physical_and_vscsi.txt").read_text()
-    r = iostat_disk.parse(text)
+    r = io.parse(text)
     scopes = {s.disk: s.scope for s in r.records if hasattr(s, "disk")}
     assert scopes == {"hdisk0": "disk", "hdisk1": "disk", "Physical": "total", "vscsi0": "adapter"}
     (tmp_path / "aix1_iostat.txt").write_text(text.replace("# iostat", "root@aix1:/ # iostat"))
     h = analyze([str(tmp_path)]).estate.hosts["aix1"]
     assert set(h.disk_io) == {"hdisk0", "hdisk1"} and set(h.io_totals) == {"Physical", "vscsi0"}
     assert h.disk_io["hdisk1"].samples[0]["sqfull"] == 12.0
+
+
+def test_system_and_vadapter_summary_rows_in_their_own_layouts():
+    from lparscope.sources.iostat_disk import SUMMARY_COLUMNS
+
+    r = io.parse((FIX / "aix72_Dsal_system_vadapter.txt").read_text())
+    assert r.warnings == [] and r.hostname == "lpardb04"
+    rows = {s.disk: s for s in r.records if hasattr(s, "disk")}
+    assert {d: s.scope for d, s in rows.items()} == {"Physical": "total", "vscsi0": "adapter", "vscsi1": "adapter",
+                                                     "hdisk0": "disk", "hdisk1": "disk"}
+    v = rows["vscsi0"]  # 19 values: Kbps tps bkread bkwrtn partition-id rps avg min max wps ... sqsz qfull
+    assert (v.tps, v.rps, v.read_avgserv, v.wps, v.write_avgserv, v.avgsqsz, v.extra["partition_id"]) == \
+        (206.1, 150.2, 31.4, 55.9, 2.1, 1.2, 1.0)
+    assert v.tm_act is None and v.bwrtn is None and len(SUMMARY_COLUMNS[19]) == 19
+    assert rows["Physical"].tps == 412.6 and rows["Physical"].extra["kb_wrtn"] == 40511388
+    assert (rows["hdisk1"].read_avgserv, rows["hdisk1"].rps) == (4.4, 294.3)
+
+
+def test_a_summary_row_in_an_unknown_layout_is_not_put_in_disk_columns():
+    text = ("# iostat -Dl\nDisks: xfers read write queue\n"
+            "%tm bps tps bread bwrtn rps avg min max time fail wps avg min max time fail avg min max avg avg serv\n"
+            "fcs0  1.0 2.0 3.0 4.0 5.0 6.0 7.0\n")
+    r = io.parse(text)
+    (fcs,) = [s for s in r.records if hasattr(s, "disk")]
+    assert fcs.tm_act is None and fcs.bps is None
+    assert [w.message for w in r.warnings] == ["fcs0: summary row of 7 values in a layout not known: not read"]

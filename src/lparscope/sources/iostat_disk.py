@@ -54,6 +54,16 @@ LONG_COLUMNS = [
     "wps", "write_avgserv", "write_minserv", "write_maxserv", "write_timeouts", "write_fails",
     "avgtime", "mintime", "maxtime", "avgwqsz", "avgsqsz", "sqfull",
 ]
+# The summary rows iostat -D prints beside the disks, in their own layouts (not the disks' columns):
+# -s "System: <host>" / "Physical" (all disks), -a "Vadapter:" (vscsi client adapters).
+SUMMARY_COLUMNS = {
+    4: ["kbps", "tps", "kb_read", "kb_wrtn"],
+    19: ["kbps", "tps", "bkread", "bkwrtn", "partition_id", "rps", "read_avgserv", "read_minserv", "read_maxserv",
+         "wps", "write_avgserv", "write_minserv", "write_maxserv", "avgtime", "mintime", "maxtime",
+         "avgwqsz", "avgsqsz", "sqfull"],
+}
+# their headers: "System: <host>" (-s), "Vadapter:  xfers ...", and the column lines "Kbps tps Kb_read ..."
+_SUMMARY_HEADER_RE = re.compile(r"^(?:System:\s*(?P<host>[A-Za-z0-9][\w.-]*)|(?:Vadapter|Adapter):\s+xfers\b.*|Kbps\s+tps\b.*)$")
 _SECTION_PREFIX = {"read": "read_", "write": "write_"}
 _PREFIXED = {"avgserv", "minserv", "maxserv", "timeouts", "fails"}
 _TIME_FIELDS = {"read_avgserv", "read_minserv", "read_maxserv", "write_avgserv", "write_minserv",
@@ -201,9 +211,15 @@ def _long_row(tokens: list[str], i: int, state: _State, lineno: int) -> int:
         j += 1
     values = tokens[i + 1:j]
     sample = state.new_sample(tokens[i], lineno)
-    if len(values) != len(LONG_COLUMNS):
+    columns = LONG_COLUMNS
+    if sample.scope != "disk" and len(values) != len(LONG_COLUMNS):
+        # a summary row (Physical, an adapter) in its own layout; one not known is not put in disk columns
+        columns = SUMMARY_COLUMNS.get(len(values), [])
+        if not columns:
+            state.out.warn(lineno, f"{tokens[i]}: summary row of {len(values)} values in a layout not known: not read")
+    elif len(values) != len(LONG_COLUMNS):
         state.out.warn(lineno, f"{tokens[i]}: {len(values)} values, expected {len(LONG_COLUMNS)}")
-    for name, token in zip(LONG_COLUMNS, values):
+    for name, token in zip(columns, values):
         _set(sample, name, token, lineno, state.out)
     if j < len(tokens) and _TIME_RE.match(tokens[j]):
         _set(sample, "timestamp", tokens[j], lineno, state.out)
@@ -249,6 +265,12 @@ def parse(text: str) -> Parsed:
                 pending = None
             else:
                 pending = (sec.group("sec"), names)
+            continue
+        summary = _SUMMARY_HEADER_RE.match(line)
+        if summary:
+            if summary.group("host") and not out.hostname:
+                out.hostname = summary.group("host")
+            mode = "long" if mode is None else mode
             continue
         if _LONG_HEADER_RE.search(line) or line.startswith("Disks:") or line == "Disk":
             if _BASIC_HEADER_RE.match(line):

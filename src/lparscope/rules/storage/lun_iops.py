@@ -40,6 +40,8 @@ def iops_ceiling(host: Host, cfg: Config) -> Iterator[Finding]:
     best: dict[str, tuple[float, Any, float, float]] = {}
     for s in host.of_kind("iostat-D", "DiskIoSample"):
         r = s.record
+        if r.scope != "disk":
+            continue  # Physical, an adapter: iostat's summary rows, not disks
         dev = host.devices.get(r.disk)
         qd = dev.attr("queue_depth") if dev else None
         svc = _svc_ms(r)

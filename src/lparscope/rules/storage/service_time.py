@@ -37,6 +37,8 @@ def read_service_slow(host: Host, cfg: Config) -> Iterator[Finding]:
     worst: dict[str, Any] = {}
     for s in host.of_kind("iostat-D", "DiskIoSample"):
         r = s.record
+        if r.scope != "disk":
+            continue  # Physical, an adapter: iostat's summary rows, not disks
         if r.read_avgserv is None or (r.rps or 0.0) < min_rps or r.read_avgserv <= limit:
             continue
         if r.disk not in worst or r.read_avgserv > worst[r.disk].record.read_avgserv:
