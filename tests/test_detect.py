@@ -152,3 +152,26 @@ def test_lines_that_start_with_a_word_and_a_colon_are_not_a_parallel_shell():
     assert host_spans(errpt) is None
     entstat = ["State: PRIMARY", "Bridge Mode: All", "Priority: 1", "Active: True", "Status: OK"]
     assert host_spans(entstat) is None
+
+
+def test_a_note_above_an_output_does_not_hide_it():
+    text = ("# LVM\n```\n"
+            "rootvg:\n"
+            "LV NAME             TYPE       LPs     PPs     PVs  LV STATE      MOUNT POINT\n"
+            "hd5                 boot       1       1       1    closed/syncd  N/A\n"
+            "hd6                 paging     32      32      1    open/syncd    N/A\n")
+    segs = split_and_classify(text)
+    assert [(s.start, s.kind) for s in segs] == [(1, None), (3, "lsvg-l")]
+    assert segs[0].reason == "no supported command output recognised"
+
+
+def test_monitoring_agent_sections_are_outputs_of_their_own():
+    text = ("<<<check_mk>>>\nVersion: 2.2.0p7\nAgentOS: aix\nHostname: lpar31\n"
+            "<<<aix_diskiod>>>\nhdisk0 0.9 237.0 9.1 1337054478 1628926522\n"
+            "<<<aix_paging>>>\n"
+            "Page Space      Physical Volume   Volume Group    Size %Used   Active    Auto    Type   Chksum\n"
+            "hd6                   hdisk0                rootvg       4096MB    12        yes        yes       lv       0\n")
+    segs = split_and_classify(text)
+    assert [(s.start, s.kind) for s in segs] == [(1, "hostname"), (5, None), (7, "lsps")]
+    from lparscope.sources import hostname
+    assert hostname.parse(segs[0].text).hostname == "lpar31"

@@ -312,8 +312,41 @@ def _segments(lines: list[str], registry: dict[str, ModuleType]) -> list[Segment
             continue
         seg_text = "\n".join(lines[lo:hi])
         kind, reason = _classify(seg_text, prompt, registry, memo)
+        late = _late_start(lines, lo, hi, starts, registry, memo) if kind is None and prompt is None else None
+        if late is not None:  # text no parser reads, then an output: two pieces
+            head = "\n".join(lines[lo:late])
+            segments.append(Segment(lo + 1, head, None, None, _classify(head, None, registry, memo)[1],
+                                    [x for x in notes if x[0] <= late]))
+            lo, seg_text, notes = late, "\n".join(lines[late:hi]), [x for x in notes if x[0] > late]
+            kind, reason = _classify(seg_text, None, registry, memo)
         segments.append(Segment(lo + 1, seg_text, kind, prompt, reason, notes, memo.pop(("parsed", kind, seg_text), None)))
     return segments
+
+
+def _late_start(lines: list[str], lo: int, hi: int, starts: _Starts, registry: dict[str, ModuleType],
+                memo: dict[Any, Any]) -> int | None:
+    """In a piece no parser reads, where an output starts after other text (a title, a note or a code
+    fence above a table must not hide it); else None. The first line that opens an output (a parser's
+    ``STARTS``) or one of the three lines just above it (``rootvg:`` above lsvg -l's header): the one
+    from which that output reads with the fewest warnings, the earliest of equals."""
+    first = next((i for i in range(lo + 1, hi) if lines[i].strip() and starts.kind(lines[i].strip())), None)
+    if first is None:
+        return None
+    best: tuple[int, int] | None = None
+    for j in range(max(lo + 1, first - 3), first + 1):
+        if not lines[j].strip() or not any(ln.strip() for ln in lines[lo:j]):
+            continue
+        text = "\n".join(lines[j:hi])
+        kind, _ = _classify(text, None, registry, memo)
+        if kind is None:
+            continue
+        try:
+            warned = len(registry[kind].parse(text).warnings)
+        except Exception:  # a parser's failure is reported where the piece is parsed
+            continue
+        if best is None or warned < best[0]:
+            best = (warned, j)
+    return best[1] if best is not None else None
 
 
 def _unreadable(text: str, registry: dict[str, ModuleType]) -> str | None:

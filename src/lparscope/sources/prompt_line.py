@@ -49,6 +49,8 @@ _SHELL_RE = re.compile(r"(?:ba|k|z|c|tc)?sh(?:-[\d.]+)?$")
 _WORD_HOST_RE = re.compile(r"[A-Za-z0-9][\w.-]*$")  # "aix1#", "powerha1#": the host alone
 # "padmin@vios1:[/home/padmin]lsmap -all": a PS1 that ends with the bracketed path, no sigil
 _BRACKET_PATH_RE = re.compile(r"[ \t]*(?P<user>[A-Za-z_][\w-]*)@(?P<host>[A-Za-z0-9][\w.-]*):\[[^\]\s]*\][ \t]*(?P<cmd>\S.*)")
+# A monitoring agent's section line ("<<<aix_paging>>>", "<<<lparstat_aix:sep(58)>>>"): a new output follows
+_AGENT_SECTION_RE = re.compile(r"<<<[\w:().= -]{1,80}>>>\s*$")
 _EMPTY_USER_HOST_RE = re.compile(r"\[?[\w.-]+@[\w.-]")
 _EMPTY_HOST_PATH_RE = re.compile(r"[\w.-]+:[/~]")
 _PROGRAM_RE = re.compile(r"\s*([a-z_]+)")  # the first word of a line, after its leading blanks
@@ -187,8 +189,8 @@ def parse_prompt(line: str) -> Prompt | None:
             if cmd.split()[0].rsplit("/", 1)[-1] in KNOWN_COMMANDS:
                 return Prompt(command=cmd, host=m.group("host"), user=m.group("user"))
         return _bare_command(line)
-    if is_bare_prompt(line):
-        return Prompt(command="")  # a prompt with nothing typed: ends the previous output
+    if is_bare_prompt(line) or _AGENT_SECTION_RE.match(line):
+        return Prompt(command="")  # a prompt with nothing typed (or an agent's section line): ends the previous output
     s = line.lstrip()
     if s[:1] in "=#*>-~[" and s[:2] not in ("# ", "#\t", "> ", "$ "):
         banner = _banner_command(s)
