@@ -87,3 +87,16 @@ def test_platform_folds_into_the_host_only_where_absent():
 def test_junk_never_raises():
     for junk in ("", "PLATFORM SPECIFIC\nSize....12\n", "  sys0\n   Part Number......\n", "\x00" * 40, "*FC ????\n*DS\n"):
         lscfg.parse(junk), lsvpd.parse(junk), lscfg.detect(junk), lsvpd.detect(junk)
+
+
+def test_device_line_with_collapsed_padding():
+    from lparscope.sources import lscfg as lscfg_parser
+
+    text = ("# lscfg -vl fcs1\n"
+            "fcs1 U8286.42A.21A3C5V-P1-C6-T2 8Gb PCI Express Dual Port FC Adapter (df1000f114108a03)\n\n"
+            "Part Number.................00E0807\n"
+            "Network Address.............10000090FA5B7C21\n")
+    r = lscfg_parser.parse(text)
+    (dev,) = r.records
+    assert (dev.name, dev.location, dev.fields["network_address"]) == ("fcs1", "U8286.42A.21A3C5V-P1-C6-T2", "10000090FA5B7C21")
+    assert r.warnings == []

@@ -66,6 +66,8 @@ PlatformSummary = _vpd.PlatformSummary
 
 # A device row: a name ending in a number ("fcs0"), or any name behind a +/*/- mark ("* dvdf04nim").
 _DEVICE = re.compile(r"^(?:(?P<mark>[+*-])\s+(?P<any>[A-Za-z][\w.-]*)|(?P<name>[A-Za-z]\w*\d))(?:\s{2,}|\s*$)(?P<rest>(?:.*\S)?)\s*$")
+# the same line with its padding collapsed to single blanks (web and mail pastes): told by the location code
+_DEVICE_TIGHT = re.compile(r"^(?P<mark>)(?P<any>)(?P<name>[A-Za-z]\w*\d) (?P<rest>U[\w.,]+-[\w.,-]*(?: .*\S)?)\s*$")
 _LOCATION = re.compile(r"^(?:U[\w.,-]+|P\d[\w-]*|\d\d-[\w,.-]+)$")
 _NODE_ATTR = re.compile(r"^(?P<key>Name|Model|Node|Device Type|Physical Location):\s+(?P<value>(?:.*\S)?)\s*$")
 _TITLE = re.compile(r"^(?P<title>[^.:](?:[^:]*[^:\s])?)\s*:\s*$")
@@ -161,7 +163,7 @@ def parse(text: str) -> Parsed:
             continue
         last_key = None
         indent = len(raw) - len(raw.lstrip())
-        m = _DEVICE.match(s)
+        m = _DEVICE.match(s) or _DEVICE_TIGHT.match(s)
         if not platform and m and indent <= 2:
             target = _device(m, lineno)
             out.records.append(target)
