@@ -148,3 +148,13 @@ def test_backing_reserve_policy():
     assert f.values == {"current": "single_path", "suggested": "no_reserve"} and f.disruption == ["reboot"]
     v.devices["hdisk4"].attrs["reserve_policy"] = Setting("no_reserve", ev())
     assert run_rule(vios_backing.backing_reserve, v) == []
+
+
+def test_single_server_fix_says_what_a_logical_volume_needs():
+    v1 = host("vios1", "vios")
+    v1.vscsi_mappings += [vscsi("vhost0", 3, vtd="vtscsi0", disk="hdisk4"), vscsi("vhost0", 3, vtd="vtscsi1", disk="lpar3_lv01")]
+    (f,) = run_rule(vios_redundancy.single_server, estate(v1))
+    text = "\n".join(f.fix.padmin)
+    assert "vtscsi1 is backed by lpar3_lv01, which only vios1 can hold" in text and "mirrorvg" in text
+    assert "vtscsi0 is backed" not in text  # a disk: the second VIOS maps it too
+    assert "-perm and a restart" in text  # the disk in use here: no plain chdev on this VIOS

@@ -7,6 +7,7 @@ common client partition ID (``model/vios_pairs.py``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,6 +34,12 @@ def virtual_optical(m: Any) -> bool:
     loses one, so it is not storage to make redundant."""
     backing = getattr(m, "backing_device", None) or ""
     return (m.vtd or "").startswith("vtopt") or "/VMLibrary/" in backing or backing.startswith("cd")
+
+
+def _physical_volume(device: str | None) -> bool:
+    """A backing device that is a disk (hdiskN, a multipath driver's disk), which a second VIOS can map
+    too; a logical volume or a file is held by one VIOS."""
+    return bool(device) and re.match(r"^(?:hdisk|hdiskpower|vpath|dlmfdrv|sddlmfdrv)\d+$", device or "") is not None
 
 
 def served(host: Host) -> dict[str, dict[Client, list[Any]]]:
@@ -112,10 +119,17 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
             note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output of its frame is in the data: "
                     "add the partner VIOS's output to confirm.")
             if proto == "vSCSI":
+                local = sorted({m.vtd: getattr(m, "backing_device", None) for m in maps
+                                if not _physical_volume(getattr(m, "backing_device", None))}.items())
                 fix = Commands(
-                    padmin=["# on the second VIOS of the frame, for each client listed:",
-                            chdev_padmin("<hdisk>", {"reserve_policy": "no_reserve"}) + "   # on both VIOS, before mapping",
-                            "mkvdev -vdev <hdisk> -vadapter <vhost> -dev <vtd name>"],
+                    padmin=["# on the second VIOS of the frame, for each client listed (the disk's name there may differ):",
+                            chdev_padmin("<hdisk>", {"reserve_policy": "no_reserve"}) + "   # before mapping",
+                            "mkvdev -vdev <hdisk> -vadapter <vhost> -dev <vtd name>",
+                            f"# on {h.name} the same disks need reserve_policy=no_reserve too (VIOS-BACKING-RESERVE: "
+                            "in use, the change takes -perm and a restart of the VIOS)"]
+                    + [f"# {vtd} is backed by {dev or 'a logical volume or file'}, which only {h.name} can hold: give the "
+                       "client a disk from the second VIOS and mirror onto it in the client (extendvg, mirrorvg), or "
+                       "move the data to a LUN both VIOS see" for vtd, dev in local],
                     hmc=[f'chhwres -r virtualio --rsubtype scsi -m {MS} -o a -p <second-vios> -s <slot> '
                          f'-a "adapter_type=server,remote_lpar_id=<client id>,remote_slot_num=<client slot>"',
                          f'chhwres -r virtualio --rsubtype scsi -m {MS} -o a -p <client> -s <client slot> '
