@@ -127,3 +127,12 @@ def test_pasted_together_with_prompts():
     text = "\n".join(_read(k, n) for k, n in [("lsps", "lsps_s_aix61.txt"), ("df", "df_g_aix72.txt"),
                                                   ("errpt", "errpt_summary_aix72.txt"), ("lsmcode", "lsmcode_c_p8.txt")])
     assert [s.kind for s in split_and_classify(text)] == ["lsps", "df", "errpt", "lsmcode"]
+
+
+def test_lsfs_colon_form_details():
+    text = ("# lsfs -c -q /data01\n#MountPoint:Device:Vfs:Nodename:Type:Size:Options:AutoMount:Acct\n"
+            "/data01:/dev/datalv01:jfs2::data:20971520:rw:yes:no\n"
+            "(lv size 20971520:fs size 20971520:block size 4096:sparse files yes:inline log no:EAformat v2:MountGuard no)\n")
+    (fs,) = lsfs.parse(text).records
+    assert fs.details == {"lv size": "20971520", "fs size": "20971520", "block size": "4096", "sparse files": "yes",
+                          "inline log": "no", "EAformat": "v2", "MountGuard": "no"}

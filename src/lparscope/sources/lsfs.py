@@ -83,8 +83,11 @@ def parse(text: str) -> Parsed:
             continue
         dm = _DETAILS.match(s)
         if dm and last is not None:
-            for part in dm.group("body").split(","):
-                key, _, value = part.partition(":")
+            body = dm.group("body")
+            # -q: "(lv size: 419430400, fs size: ...)"; -c -q: "(lv size 419430400:fs size ...)", the value last
+            pairs = ([p.partition(":")[::2] for p in body.split(",")] if not colon or "," in body
+                     else [p.strip().rpartition(" ")[::2] for p in body.split(":")])
+            for key, value in pairs:
                 if key.strip():
                     last.details[key.strip()] = value.strip()
             last.lines["details"] = lineno
