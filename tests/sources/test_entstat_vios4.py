@@ -38,7 +38,7 @@ def test_trailer_settings_are_read_without_warnings():
     assert a.specific["Receive pool manager operation mode"] == "ALL_PMG"
     assert a.specific["Receive pool manager algorithm"] == "LEGACY_POOLMGR"
     assert a.specific["Receive operation mode"] == "PROCESS_INLINE"
-    assert a.specific["Platform Large Send Offload"] == "Enabled" and a.lines["specific.Receive operation mode"] == 89
+    assert a.specific["Platform Large Send Offload"] == "Enabled" and a.lines["specific.Receive operation mode"] == 97
     assert a.counters["rx_packets"] == 902311  # the two-column area is still counters
 
 
@@ -98,3 +98,13 @@ def test_enabled_vlan_ids_read_from_indented_continuation_lines():
     assert recs["ent2"].specific["Enabled VLAN IDs"] == "0211 0212 0213"
     assert recs["ent3"].specific["Enabled VLAN IDs"] == "None"
     assert recs["ent2"].specific["Maximum DMA Page Size"] == "65536"
+
+
+def test_transmit_queue_counters_are_the_queues_together():
+    (a,) = parse("vios4_trunk_pool_policy_ent31.txt").records
+    c = a.counters
+    # queue 0 then queue 1: drops on the second queue are not hidden by the first's
+    assert (c["tx_packets_enqueued"], c["tx_transmit_software_queue_full_packets_drops"]) == (1514, 6)
+    assert c["tx_maximum_length_of_transmit_software_queue"] == 9  # the longest, not a sum
+    assert "tx_transmit_queue_statistics" not in c  # a queue's number, not a counter
+    assert c["tx_transmit_descriptors_used"] == 884120  # after the queues: read as before

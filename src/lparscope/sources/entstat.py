@@ -102,6 +102,7 @@ class _Reader(SpecificBlocks):
         self.sub: str | None = None  # sub-block inside the SEA summary
         self.in_lacp = False
         self.trailer = False  # in the transmit / receive part printed after the specific statistics
+        self.queue_indent: int | None = None  # indent of the trailer's "Transmit queue statistics: N" lines
         self.stack: list[tuple[int, str]] = []  # (indent, key) of parent lines in specific blocks
         self.flags_open = False
         self.vlan_open = False
@@ -132,6 +133,7 @@ class _Reader(SpecificBlocks):
         self.banners[id(rec)] = banner
         self.rec, self.mode, self.stack = rec, "head", []
         self.flags_open = self.vlan_open = self.trailer = False
+        self.queue_indent = None
         self.buffer_cols = []
 
     def device_type_opens_section(self, idx: int) -> bool:
@@ -234,8 +236,18 @@ class _Reader(SpecificBlocks):
             self.out.warn(lineno, f"not a transmit/receive counter line: {line.strip()[:60]!r}")
             if not pairs:
                 return
+        indent = len(line) - len(line.lstrip())
+        if self.queue_indent is not None and indent <= self.queue_indent:
+            self.queue_indent = None  # past the per-queue blocks
+        if self.trailer and len(pairs) == 1 and sec.norm(pairs[0][0]) == "transmit queue statistics":
+            self.queue_indent = indent  # "Transmit queue statistics: 3": a queue's number, its counters below
+            return
         for pos, (label, value, col) in enumerate(pairs[:2]):
             key = sec.counter_key(label, col, pos, len(pairs))
+            if self.queue_indent is not None and key in rec.counters:
+                # one counter per transmit queue (VIOS 4): the queues' sum, the longest of the lengths
+                old = rec.counters[key]
+                value = max(old, value) if "maximum_length" in key else old + value
             rec.counters[key] = value
             rec.lines[key] = lineno
 
