@@ -136,3 +136,26 @@ def test_files_that_would_join_two_ways_stay_apart(tmp_path):
     est = _estate(tmp_path)
     unnamed = _unnamed(est)
     assert len(unnamed) == 3 and all(len(fr.sources) == 1 and not fr.merged for fr in unnamed.values())
+
+
+def test_a_folder_of_two_systems_outputs_keeps_them_apart(tmp_path):
+    """Outputs of two HMCs' systems, none naming its system, dropped in one folder: the second file's
+    partitions contradict the first's (id 1 and 2 are other partitions), so it is not put with them."""
+    d = tmp_path / "collected"
+    d.mkdir()
+    (d / "p5_lpars.txt").write_text("hscroot@hmc5:~> lssyscfg -r lpar -F name,lpar_id,lpar_env,state\n"
+                                    "dump,1,aixlinux,Running\nvioa,2,vioserver,Running\nnim1,5,aixlinux,Running\n")
+    (d / "p7_lpars.txt").write_text("hscroot@hmc7:~> lssyscfg -r lpar -F name,lpar_id,lpar_env,state\n"
+                                    "p7vio1,1,vioserver,Running\np7vio2,2,vioserver,Running\n")
+    est = _estate(tmp_path)
+    frames = {tuple(sorted(fr.partitions)) for fr in est.frames.values()}
+    assert frames == {("dump", "nim1", "vioa"), ("p7vio1", "p7vio2")}, sorted(est.frames)
+    # with one system named in the folder, an output that contradicts it is not put under its name
+    (d / "sys.txt").write_text("hscroot@hmc5:~> lssyscfg -r sys -F name,type_model,serial_num,state\n"
+                               "p5frame,9117-570,65B4D6E,Operating\n"
+                               "hscroot@hmc5:~> lssyscfg -r lpar -m p5frame -F name,lpar_id,lpar_env,state\n"
+                               "dump,1,aixlinux,Running\nvioa,2,vioserver,Running\n")
+    est = _estate(tmp_path)
+    named = est.frames["p5frame"]
+    assert set(named.partitions) == {"dump", "vioa", "nim1"}  # p5_lpars.txt agrees with it: joined
+    assert not any(p.startswith("p7vio") for p in named.partitions)

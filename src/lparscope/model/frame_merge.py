@@ -117,14 +117,15 @@ def assign_systems(items: list[HmcItem], system_of: Callable[[Any], str | None]
             named_by_host.setdefault(it.host.name, set()).add(s)
     out: dict[int, str] = {}
     groups: dict[str, _Group] = {}
+    where = _unnamed_files(items, system_of, named_by_host)
     for it in items:
         s = system_of(it.rec)
-        known = named_by_host.get(it.host.name, set())
-        if not s and len(known) == 1:
-            s = next(iter(known))
+        how = where.get(it.src.path, "file") if not s else ""
+        if not s and how not in ("host", "file"):
+            s = how  # the one system the host's other outputs name, which this file does not contradict
         if s:
             key, named, folder = s, True, None
-        elif not known:
+        elif how == "host":
             key, named, folder = f"{UNNAMED} ({it.host.name})", False, None
         else:
             key, named, folder = f"{UNNAMED} ({it.src.path})", False, posixpath.dirname(it.src.path.replace("\\", "/"))
@@ -137,6 +138,35 @@ def assign_systems(items: list[HmcItem], system_of: Callable[[Any], str | None]
             g.serials.add(serial.upper())
     target, notes = _merge(groups)
     return {k: target.get(v, v) for k, v in out.items()}, notes
+
+
+def _unnamed_files(items: list[HmcItem], system_of: Callable[[Any], str | None],
+                   named_by_host: dict[str, set[str]]) -> dict[str, str]:
+    """Where the records naming no system go, file by file (a file's go together, in input order): the
+    one system the host's other outputs name, else the host's one unnamed frame ("host"), unless the
+    file's partitions contradict those already there (an id with another name, a name with another
+    id: another system), when the file keeps a frame of its own ("file"); several systems named: "file"."""
+    mine: dict[str, set[tuple[str, int]]] = {}
+    named: dict[str, set[tuple[str, int]]] = {}
+    for it in items:
+        s = system_of(it.rec)
+        (named.setdefault(s, set()) if s else mine.setdefault(it.src.path, set())).update(item_pairs(it))
+    out: dict[str, str] = {}
+    taken: dict[str, set[tuple[str, int]]] = {}  # per host, the partitions of its unnamed frame so far
+    for it in items:
+        path = it.src.path
+        if path in out or path not in mine:
+            continue
+        known = named_by_host.get(it.host.name, set())
+        if len(known) == 1:
+            only = next(iter(known))
+            out[path] = "file" if contradictions(named.get(only, set()) | mine[path]) else only
+        elif not known and not contradictions(taken.get(it.host.name, set()) | mine[path]):
+            out[path] = "host"
+            taken.setdefault(it.host.name, set()).update(mine[path])
+        else:
+            out[path] = "file"
+    return out
 
 
 def _merge(groups: dict[str, _Group]) -> tuple[dict[str, str], dict[str, list[str]]]:
