@@ -189,3 +189,22 @@ def test_an_nmon_header_tells_the_generation_when_nothing_else_does():
     assert (gen, what, ev.path, ev.line) == (8.0, "nmon header processor POWER8", "lpar3_250101_0000.nmon", 6)
     feed(h, lsattr, PROC0.format(smt=4, gen="POWER9"))  # the host's own lsattr proc0 wins
     assert power_generation(h)[0] == 9.0
+
+
+def test_throughput_mode_at_this_levels_own_default_is_quiet():
+    text = SCHEDO_L.format(fold=1, tput=2, xv=0).replace(
+        "vpm_throughput_mode       2      0      2      0      8", "vpm_throughput_mode       2      2      2      0      8")
+    h = feed(host(), tunables, text, "schedo.txt")
+    assert run_rule(processor_folding.throughput_mode, h) == []  # DEF 2: this level's default
+    (t,) = run_rule(processor_folding.throughput_mode, schedo(host(), tput=2))  # DEF 0
+    assert "this level's default is 0" in t.message
+
+
+def test_smt_advice_stays_within_what_the_processor_runs():
+    p6 = feed(host(type=None), lsattr, PROC0.format(smt=2, gen="POWER6"))
+    assert run_rule(processor_smt.smt_not_default, p6) == []  # SMT2 is all POWER6 runs
+    off = PROC0.format(smt=0, gen="POWER5").replace("smt_enabled true ", "smt_enabled false")
+    (f,) = run_rule(processor_smt.smt_not_default, feed(host(type=None), lsattr, off))
+    assert f.values == {"current": "SMT1", "suggested": "SMT2"} and "POWER5 runs up to SMT2" in f.message
+    off3 = PROC0.format(smt=0, gen="POWER3").replace("smt_enabled true ", "smt_enabled false")
+    assert run_rule(processor_smt.smt_not_default, feed(host(type=None), lsattr, off3)) == []  # no SMT at all

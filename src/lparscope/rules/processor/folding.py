@@ -89,8 +89,13 @@ def throughput_mode(host: Host, cfg: Config) -> Iterator[Finding]:
     value, s = tunable_int(host, "vpm_throughput_mode")
     if value is None or s is None or value == 0:
         return
+    default = s.record.default_int  # schedo -L's DEF column, when the data has it
+    if default is not None and value == default:
+        return  # this AIX level's own default (newer levels default to a scaled mode on some processors)
+    said = f"0 = raw; this level's default is {default}" if default is not None else \
+        "0 = raw, the default the catalogue gives; schedo -L shows this level's in its DEF column"
     yield finding(throughput_mode, host, "schedo vpm_throughput_mode",
-                  f"{host.name}: vpm_throughput_mode = {value} (0 = raw, the default).",
+                  f"{host.name}: vpm_throughput_mode = {value} ({said}).",
                   evidence=[s.ev()],
                   changes=[tunable_change(host, "schedo", "vpm_throughput_mode", value, 0)],
                   values={"current": value, "suggested": 0})

@@ -12,6 +12,11 @@ from ..engine import Commands, Finding, finding, rule
 from ..host_facts import aix_level, power_generation, smt_threads
 
 
+# Hardware threads per core the older generations offer (POWER4 and before: no SMT); POWER7 and later
+# are covered by _smt_default (POWER7: SMT4).
+_SMT_MOST = {3: 1, 4: 1, 5: 2, 6: 2}
+
+
 def _smt_default(gen: float, level: tuple[int, int] | None) -> tuple[int | None, str]:
     """AIX default SMT mode (rules-catalogue CPU-01): P8 -> 4; P9 with AIX 7.2 TL3+ -> 8; P10 -> 8 (K)."""
     if gen >= 10:
@@ -46,6 +51,11 @@ def smt_not_default(host: Host, cfg: Config) -> Iterator[Finding]:
     gen, gen_what, gen_ev = power_generation(host)
     level, l_ev = aix_level(host)
     want, why = _smt_default(gen, level) if gen else (None, "")
+    most = _SMT_MOST.get(int(gen)) if gen else None  # the processor can run no more threads than this
+    if most is not None and threads >= most:
+        return
+    if want is None and most is not None:
+        want, why = most, f"{generation_label(gen)} runs up to SMT{most}"
     if want is None:
         if threads > 2:
             return
