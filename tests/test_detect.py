@@ -175,3 +175,18 @@ def test_monitoring_agent_sections_are_outputs_of_their_own():
     assert [(s.start, s.kind) for s in segs] == [(1, "hostname"), (5, None), (7, "lsps")]
     from lparscope.sources import hostname
     assert hostname.parse(segs[0].text).hostname == "lpar31"
+
+
+def test_a_collectors_raso_section_is_not_filed_under_the_schedo_above():
+    text = ("[schedo]\n        vpm_fold_policy = 1\n            vpm_xvcpus = 0\n"
+            "[raso]\n               biostat = 0\n         kernel_noexec = 1\n")
+    segs = split_and_classify(text)
+    assert [(s.start, s.kind, s.prompt.command if s.prompt else None) for s in segs] == \
+        [(1, "tunables", "schedo"), (4, None, "raso")]
+    assert segs[1].reason == "command 'raso' is not a supported input kind"
+
+
+def test_lsattr_with_a_header_flag_before_E():
+    segs = split_and_classify("$ lsattr -HEl sys0 -a maxuproc\nattribute value description                                  user_settable\n\n"
+                              "maxuproc  2048  Maximum number of PROCESSES allowed per user True\n")
+    assert [s.kind for s in segs] == ["lsattr"]

@@ -30,7 +30,7 @@ from .base import HOST_NAME_RE, preamble, Parsed, leading_prompt, split_lines
 
 KIND = "lsattr"
 TITLE = "lsattr -El / lsdev -dev -attr"
-COMMANDS = [r"^lsattr\b.*-[EPD]", r"^lsdev\b.*-dev\s+\S+.*-attr", r"^lsdev\b.*-attr.*-dev\s+\S+"]
+COMMANDS = [r"^lsattr\b.*\s-[A-Za-z]*[EPD]", r"^lsdev\b.*-dev\s+\S+.*-attr", r"^lsdev\b.*-attr.*-dev\s+\S+"]  # -El, -HEl, -EHl ...
 STARTS = re.compile(r"^attribute\s+value\s+description\s+user_settable\s*$")
 
 _NAME_RE = re.compile(r"[A-Za-z_][\w.-]*(?=\s)")

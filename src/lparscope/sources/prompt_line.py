@@ -22,7 +22,7 @@ KNOWN_COMMANDS = frozenset(
     lslpp chdev oem_setup_env cat echo lspv lsvg lscfg prtconf lsconf svmon lsps
     lssyscfg lshwres lsnports lspath mpstat topas nmon errpt instfix emgr lssrad lsmcode
     bootinfo lsmpio lsvpd lsps df mount exit iperf iperf3 ping ftp nfsstat
-    lslparutil lshmc lssysconn lssvcevents lsfs vnicstat ioscli
+    lslparutil lshmc lssysconn lssvcevents lsfs vnicstat ioscli raso
     """.split()
 )
 # A VIOS command typed through the restricted shell's program: "ioscli lsmap -all" is "lsmap -all".
