@@ -152,3 +152,17 @@ def test_fsbuf_and_psbuf_single_snapshot_info_and_vios_form():
     assert f.level == "info" and f.fix.root[0] == "ioo -p -o j2_dynamicBufferPreallocation=32"
     assert f.fix.padmin[0] == "oem_setup_env" and f.rollback.root == ["ioo -p -o j2_dynamicBufferPreallocation=16"]
     assert run_rule(storage_io_buffers.psbuf_blocked, h) == []
+
+
+def test_hcheck_off_leaves_single_path_disks_and_matches_the_plan():
+    h = host()
+    device(h, "hdisk0", "disk", PCM="PCM/friend/scsiscsd", hcheck_interval=0)  # internal SAS disk
+    device(h, "hdisk1", "disk", PCM="PCM/friend/fcpother", hcheck_interval=0)
+    _paths(h, "hdisk1", "fscsi0")  # one path in lspath
+    device(h, "hdisk2", "disk", PCM="PCM/friend/fcpother", hcheck_interval=0)
+    _paths(h, "hdisk2", "fscsi0", "fscsi1")
+    (f,) = run_rule(storage_mpio.hcheck_off, h)
+    assert f.subject == "hdisk2"
+    # the command the fix gives first is the one the plan schedules (at the next boot: -P)
+    assert f.fix.root[0] == "chdev -l hdisk2 -a hcheck_interval=60 -a hcheck_mode=nonactive -P"
+    assert {c.method for c in f.changes} == {"chdev-reboot"} and f.disruption == ["reboot"]

@@ -31,6 +31,9 @@ def _is_vscsi_disk(dev: Device) -> bool:
     return (dev.attr("PCM") or "").endswith("/vscsi") or "Virtual SCSI Disk" in dev.description
 
 
+_LOCAL_SCSI_PCM = "PCM/friend/scsiscsd"  # the PCM of internal SCSI / SAS disks (a single path)
+
+
 @rule(
     id="STO-MPIO-HCHECK-OFF",
     title="MPIO path health check disabled (hcheck_interval 0)",
@@ -49,14 +52,14 @@ def hcheck_off(host: Host, cfg: Config) -> Iterator[Finding]:
         if dev.attr("hcheck_interval") != "0" or "PCM" not in dev.attrs:
             continue
         n = len({s.record.parent for s in paths.get(dev.name, [])})
-        if _is_vscsi_disk(dev) and n < 2:
-            continue
+        if (_is_vscsi_disk(dev) and n < 2) or n == 1 or (n == 0 and dev.attr("PCM") == _LOCAL_SCSI_PCM):
+            continue  # one path (or an internal SCSI/SAS disk's): no failed path to bring back
         mode = dev.attr("hcheck_mode") or "nonactive"
         new = {"hcheck_interval": want, "hcheck_mode": "nonactive"}
         fix, undo = attr_change(host, dev.name, new, {"hcheck_interval": 0, "hcheck_mode": mode}, perm=True)
-        # -U changes the running disk now; -P (next boot) is the fallback the fix names
-        fix.root = [chdev_root(dev.name, new) + " -U",
-                    f"# if -U is refused (disk open on older levels): {chdev_root(dev.name, new, perm=True)}"]
+        # -P (at the next boot) is what the plan schedules; -U changes the running disk where AIX allows it
+        fix.root = [chdev_root(dev.name, new, perm=True),
+                    f"# or now, on AIX 7.1 TL3 and later (no restart): {chdev_root(dev.name, new)} -U"]
         where = f", {n} path parents in lspath" if n else ""
         yield finding(hcheck_off, host, dev.name, f"{dev.name} on {host.name} has hcheck_interval=0{where}.",
                       evidence=dev.attr_ev("hcheck_interval", "PCM") + [s.ev() for s in paths.get(dev.name, [])[:2]],
