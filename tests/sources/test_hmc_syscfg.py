@@ -173,3 +173,16 @@ def test_attribute_names_starting_with_a_digit():
     assert o.lines["5250_application_capable"] == 2
     # a number alone is no attribute name: an unquoted comma in a value keeps what follows
     assert s.parse("name=p9frame5,type_model=9009-22A,serial_num=21EF305,note=a,2=b\n").records[0].attrs["note"] == "a,2=b"
+
+
+def test_F_names_as_separate_words_give_blank_separated_values():
+    from lparscope.sources import hmc_syscfg as syscfg_parser
+
+    text = ("hscroot@hmc4:~> lssyscfg -m p8frame -r lpar --header -F name lpar_env state curr_profile os_version\n"
+            "name lpar_env state curr_profile os_version\n"
+            'web07 aixlinux Running normal "AIX 7.2 7200-05-05-2246"\n'
+            "vios1 vioserver Running default_profile \"VIOS 3.1.4.10\"\n")
+    r = syscfg_parser.parse(text)
+    assert [(o.attrs["name"], o.attrs["state"], o.attrs["os_version"], o.system) for o in r.records] == [
+        ("web07", "Running", "AIX 7.2 7200-05-05-2246", "p8frame"), ("vios1", "Running", "VIOS 3.1.4.10", "p8frame")]
+    assert r.warnings == []

@@ -30,6 +30,9 @@ class HmcCommand:
 SHELL_QUOTING_MAX = 4096
 
 
+_FIELD_WORD = re.compile(r"^[a-z_][a-z0-9_]*$")  # an attribute name (lpar_env), not an option or a value
+
+
 def parse_command(command: str) -> HmcCommand:
     try:
         argv = shlex.split(command) if len(command) <= SHELL_QUOTING_MAX else command.split()
@@ -56,6 +59,13 @@ def parse_command(command: str) -> HmcCommand:
                 out.delimiter = m.group() if m else ","
                 out.fields = [f for f in nxt.split(out.delimiter) if f]
                 i += 1
+                # "-F name lpar_env state": the names as separate words, the values printed blank-separated
+                words = 0
+                while m is None and i + 1 + words < len(argv) and _FIELD_WORD.match(argv[i + 1 + words]):
+                    words += 1
+                if words:
+                    out.fields += argv[i + 1:i + 1 + words]
+                    out.delimiter, i = " ", i + words
             else:
                 out.fields = []
         i += 1
