@@ -193,3 +193,27 @@ def test_mpio_port_paths_from_lsmpio_ar(tmp_path: Path) -> None:
 def test_mpio_port_paths_quiet_when_every_path_is_enabled(tmp_path: Path) -> None:
     good = LSMPIO_AR.split("\n\n")[0].replace("          2          0          2", "          4          0          0") + "\n"
     assert not _of(_run(tmp_path, {"aixdb9/lsmpio_ar.txt": good}), "HEALTH-MPIO-PORT-PATHS")
+
+
+ERRPT_BURST = """root@aixdb9:/ # errpt
+IDENTIFIER TIMESTAMP  T C RESOURCE_NAME  DESCRIPTION
+A5E6DB96   1104083425 I S pmig           Client Partition Migration Completed
+516A2BC4   1104083325 P H hdisk4         CONNECTION FAILURE
+516A2BC4   1104083325 P H hdisk5         CONNECTION FAILURE
+516A2BC4   1104083325 P H hdisk6         CONNECTION FAILURE
+516A2BC4   1104083325 P H hdisk7         CONNECTION FAILURE
+08917DC6   1104083325 I S pmig           Client Partition Migration Started
+CAD234BE   1103160525 U H LVDD           QUORUM LOST, VOLUME GROUP CLOSING
+F7DDA124   1103160525 U H LVDD           PHYSICAL VOLUME DECLARED MISSING
+AA8AB241   1031080025 T O OPERATOR       OPERATOR NOTIFICATION
+"""
+
+
+def test_errpt_one_event_on_many_disks_is_one_finding_and_unknown_hardware_counts(tmp_path: Path) -> None:
+    found = {f.subject: f for f in _of(_run(tmp_path, {"aixdb9/errpt.txt": ERRPT_BURST}), "HEALTH-ERRPT-PERMANENT")}
+    assert set(found) == {"4 resources (516A2BC4)", "LVDD"}
+    burst = found["4 resources (516A2BC4)"]
+    assert "in the same minute" in burst.message and "hdisk4, hdisk5, hdisk6, hdisk7" in burst.message
+    assert not any("errclear" in c for c in burst.fix.root)  # one cause: not a part per disk
+    lvm = found["LVDD"]
+    assert "2 permanent or unknown-severity hardware error(s)" in lvm.message and "QUORUM LOST" in lvm.message
