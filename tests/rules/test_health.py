@@ -217,3 +217,41 @@ def test_errpt_one_event_on_many_disks_is_one_finding_and_unknown_hardware_count
     assert not any("errclear" in c for c in burst.fix.root)  # one cause: not a part per disk
     lvm = found["LVDD"]
     assert "2 permanent or unknown-severity hardware error(s)" in lvm.message and "QUORUM LOST" in lvm.message
+
+
+ERRPT_A_NO_YEAR = """root@aixdb9:/ # errpt -a
+---------------------------------------------------------------------------
+LABEL:          SC_DISK_ERR4
+IDENTIFIER:     DCB47997
+
+Date/Time:       Sun Jan  9 03:44:04 BEIST
+Sequence Number: 4411
+Machine Id:      00C8D5E04C00
+Node Id:         aixdb9
+Class:           H
+Type:            PERM
+Resource Name:   hdisk6
+
+Description
+DISK OPERATION ERROR
+---------------------------------------------------------------------------
+LABEL:          SC_DISK_ERR4
+IDENTIFIER:     DCB47997
+
+Date/Time:       Sun Jan  9 03:51:10 BEIST
+Sequence Number: 4412
+Machine Id:      00C8D5E04C00
+Node Id:         aixdb9
+Class:           H
+Type:            PERM
+Resource Name:   hdisk6
+
+Description
+DISK OPERATION ERROR
+"""
+
+
+def test_errpt_a_dates_cut_before_the_year_are_not_sorted_as_dates(tmp_path: Path) -> None:
+    (f,) = _of(_run(tmp_path, {"aixdb9/errpt_a.txt": ERRPT_A_NO_YEAR}), "HEALTH-ERRPT-PERMANENT")
+    assert "2 permanent hardware error(s)" in f.message  # two entries: not merged for lack of a year
+    assert "first ?, last ?" in f.message and "log window unknown" in f.message

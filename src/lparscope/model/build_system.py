@@ -7,6 +7,8 @@ Records are kept whole (as :class:`Sourced`) so rules can cite any field's line.
 
 from __future__ import annotations
 
+import re
+
 from ..sources.base import Parsed
 from ..sources.prtconf import SystemConfig
 from .appliers import applies as _applies
@@ -28,7 +30,8 @@ def _errpt(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 
 
 def _error_key(e: object) -> tuple:
-    stamp = getattr(e, "timestamp", None) or error_stamp(getattr(e, "date", None))
+    date = getattr(e, "date", None)
+    stamp = getattr(e, "timestamp", None) or error_stamp(date) or date  # a date without a year: as printed
     return (e.identifier, e.resource, stamp)  # type: ignore[attr-defined]
 
 
@@ -36,14 +39,18 @@ _MONTHS = {m: i for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct N
 
 
 def error_stamp(date: str | None) -> str | None:
-    """``Sun Nov  2 14:15:02 CET 2025`` -> ``2025-11-02T14:15`` (the summary's precision)."""
+    """``Sun Nov  2 14:15:02 CET 2025`` -> ``2025-11-02T14:15`` (the summary's precision); None when the
+    date does not read so (older levels cut it before the year: ``Sun Jan  9 03:44:04 BEIS``), so that
+    it is not sorted among the dated ones."""
     if not date:
         return None
     parts = date.split()
     try:
         month, day, clock, year = _MONTHS[parts[1]], int(parts[2]), parts[3], int(parts[-1])
     except (IndexError, KeyError, ValueError):
-        return date
+        return None
+    if not 1970 <= year <= 2999 or not re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2})?", clock):
+        return None
     return f"{year:04d}-{month:02d}-{day:02d}T{clock[:5]}"
 
 
