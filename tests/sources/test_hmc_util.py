@@ -92,3 +92,17 @@ def test_lshmc_v_unquoted_without_command():
     assert (v.attrs["type_model"], v.attrs["machine_serial"], v.attrs["firmware_release"]) == (
         "7042-CR9", "10B7F2A", "V9R2.952.0")
     assert v.lines["machine_serial"] == 7
+
+
+def test_lslparutil_F_without_a_partition_column_takes_the_filters_one_partition():
+    text = ("hscroot@hmc2:~> lslparutil -m p8frame -r lpar -h 1 --filter lpar_names=db07 "
+            "-F time,entitled_cycles,capped_cycles,uncapped_cycles\n"
+            "11/03/2025 10:05:00,254318675159123,19653539819933,22886488291342\n"
+            "11/03/2025 10:00:00,254287609733067,19652124977276,22885119717818\n")
+    r = u.parse(text)
+    (t,) = [x for x in r.records if type(x).__name__ == "UtilTable"]
+    assert list(t.columns["lpar_name"]) == ["db07", "db07"] and r.warnings == []
+    # a filter of two partitions cannot tell: the rows are said, not read as no partition's
+    two = u.parse(text.replace("lpar_names=db07", '"lpar_names=db07,db08"'))
+    assert not [x for x in two.records if type(x).__name__ == "UtilTable"]
+    assert any("rows naming no partition" in w.message for w in two.warnings)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -21,6 +21,7 @@ class HmcCommand:
     fields: list[str] | None = None  # -F list (None: attribute=value form; []: -F alone)
     delimiter: str = ","
     header: bool = False  # --header
+    filters: dict[str, list[str]] = field(default_factory=dict)  # --filter "lpar_names=a,b" -> {"lpar_names": [a, b]}
 
 
 # A command line longer than this is split at blanks, without shell quoting: shlex reads a
@@ -53,6 +54,12 @@ def parse_command(command: str) -> HmcCommand:
             out.system, i = nxt, i + 1
         elif a == "--header":
             out.header = True
+        elif a in ("--filter", "–filter") and nxt:  # (a web page's en dash stands for the two hyphens)
+            for part in re.split(r'(?<=")\s*,\s*(?=")|(?<=[^,"]),(?=[a-z_]+=)', nxt):
+                key, eq, values = part.strip('"').partition("=")
+                if eq:
+                    out.filters[key.strip()] = [v.strip() for v in values.split(",") if v.strip()]
+            i += 1
         elif a == "-F":
             if nxt is not None and not nxt.startswith("-"):
                 m = re.search(r"[^\w]", nxt)

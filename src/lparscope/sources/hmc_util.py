@@ -99,6 +99,16 @@ def util_records(lines: list[str], sec: hc.Section) -> tuple[hc.ReadResult, list
     if cmd is not None and cmd.resource == "config":
         return result, list(hc.hmc_objects(result, sec))
     rows = [(lineno, attrs, lines) for lineno, attrs, lines in result.objects]
+    if cmd is not None and cmd.fields and cmd.resource == "lpar" and not {"lpar_name", "lpar_id"} & set(cmd.fields):
+        # "-F time,entitled_cycles,..." with no partition column: the one partition the filter names
+        only = cmd.filters.get("lpar_names", []) + cmd.filters.get("lpar_ids", [])
+        if len(only) == 1:
+            key = "lpar_name" if cmd.filters.get("lpar_names") else "lpar_id"
+            rows = [(lineno, {**attrs, key: only[0]}, {**lines, key: sec.start}) for lineno, attrs, lines in rows]  # the command line
+        elif rows:
+            result.unread.append((rows[0][0], "rows naming no partition: the -F list has no lpar_name or lpar_id "
+                                              "and no --filter names one partition"))
+            rows = []
     return result, ([ut.table(rows, cmd.resource if cmd else None, cmd.system if cmd else None)] if rows else [])
 
 
