@@ -46,3 +46,12 @@ def test_from_a_vios4_sea_over_a_negotiating_aggregation(tmp_path):
     (f,) = [f for f in a.findings if f.rule.id == "NET-LAGG-NEGOTIATING"]
     assert f.host == "vios7" and f.subject == "ent30"
     assert "SEA ent40 bridges over it" in f.message and f.evidence[0].line == 105
+
+
+def test_a_member_whose_link_is_down_is_named_before_the_switch_channel():
+    h = _ec_host("Negotiating")
+    h.devices["ent2"].stats.link_status = "Down"
+    (f,) = run_rule(aggregation_status.lagg_negotiating, h)
+    assert "member port(s) ent2 have no link" in f.message
+    assert f.fix.root[0].startswith("# first the link of ent2: cable, SFP and switch port")
+    assert "entstat -d ent2 | grep -i 'Link Status'" in f.fix.root

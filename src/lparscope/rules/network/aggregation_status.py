@@ -16,6 +16,12 @@ from .aggregation_lacp import is_8023ad, not_aggregating
 from .devices import S001, aggregation_members, seas_on
 
 
+def _link_down(dev) -> bool:  # type: ignore[no-untyped-def]
+    """A member port whose entstat says its (physical) link is down."""
+    status = getattr(getattr(dev, "stats", None), "link_status", None) or ""
+    return status.strip().lower() == "down"
+
+
 @rule(
     id="NET-LAGG-NEGOTIATING",
     title="802.3ad aggregation stuck in LACP negotiation",
@@ -41,14 +47,19 @@ def lagg_negotiating(host: Host, cfg: Config) -> Iterator[Finding]:
             continue  # NET-LAGG-LACP-PORT names the ports and quotes this status
         seas = [s.name for s in seas_on(host, ec)]
         ports = ", ".join(members) or "its member ports"
+        down = [m for m in members if _link_down(host.devices.get(m))]
         check = "Aggregation status|Partner System:|Synchronization|Distributing"
-        fix = Commands(root=[f"# on the switch: configure the switch ports of {ports} as one LACP (802.3ad) port "
+        physical = [f"# first the link of {', '.join(down)}: cable, SFP and switch port (no LACP partner answers "
+                    "over a link that is down)", *(f"entstat -d {m} | grep -i 'Link Status'" for m in down)] if down else []
+        fix = Commands(root=[*physical,
+                             f"# on the switch: configure the switch ports of {ports} as one LACP (802.3ad) port "
                              "channel, LACP mode active; a static channel (mode on) does not answer LACP",
                              f"entstat -d {ec.name} | egrep -i '{check}'   # then: Aggregated, each port IN_SYNC"],
                        padmin=[f"entstat -all {ec.name} | grep -iE '{check}'"] if host.is_vios else [])
+        why = (f"member port(s) {', '.join(down)} have no link, so no LACP partner can answer ({ports})" if down
+               else f"LACP has not formed the channel with the switch ({ports})")
         yield finding(lagg_negotiating, host, ec.name,
-                      f"802.3ad aggregation {ec.name} on {host.name}: aggregation status {status}: LACP has not "
-                      f"formed the channel with the switch ({ports})"
+                      f"802.3ad aggregation {ec.name} on {host.name}: aggregation status {status}: {why}"
                       + (f"; SEA {', '.join(seas)} bridges over it" if seas else "") + ".",
                       evidence=ec.stat_ev("aggregation_status") + ec.attr_ev("mode"), fix=fix,
                       rollback=Commands(root=["# on the switch: restore the previous port-channel configuration"]),
