@@ -208,3 +208,10 @@ def test_smt_advice_stays_within_what_the_processor_runs():
     assert f.values == {"current": "SMT1", "suggested": "SMT2"} and "POWER5 runs up to SMT2" in f.message
     off3 = PROC0.format(smt=0, gen="POWER3").replace("smt_enabled true ", "smt_enabled false")
     assert run_rule(processor_smt.smt_not_default, feed(host(type=None), lsattr, off3)) == []  # no SMT at all
+
+
+def test_throughput_mode_without_the_levels_default_is_a_check_not_a_change():
+    h = feed(host(), tunables, "# schedo -a\n          vpm_fold_policy = 1\n      vpm_throughput_mode = 2\n", "schedo.txt")
+    (t,) = run_rule(processor_folding.throughput_mode, h)
+    assert t.changes == [] and t.fix.root[0].startswith("schedo -L vpm_throughput_mode")
+    assert "not in the data" in t.message

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 from ...model.estate import Host
 from ..config import Config
-from ..changes import tunable_change
-from ..engine import Finding, finding, rule
+from ..changes import root_commands, tunable_change
+from ..engine import Commands, Finding, finding, rule
 from ..host_facts import tunable_int
 
 
@@ -92,10 +92,19 @@ def throughput_mode(host: Host, cfg: Config) -> Iterator[Finding]:
     default = s.record.default_int  # schedo -L's DEF column, when the data has it
     if default is not None and value == default:
         return  # this AIX level's own default (newer levels default to a scaled mode on some processors)
-    said = f"0 = raw; this level's default is {default}" if default is not None else \
-        "0 = raw, the default the catalogue gives; schedo -L shows this level's in its DEF column"
+    if default is None:
+        # schedo -a does not tell this level's default (a scaled mode on some newer levels): a check, not a change
+        yield finding(throughput_mode, host, "schedo vpm_throughput_mode",
+                      f"{host.name}: vpm_throughput_mode = {value} (0 = raw, the default the catalogue gives; "
+                      f"this level's default is not in the data).",
+                      evidence=[s.ev()],
+                      fix=root_commands(host, ["schedo -L vpm_throughput_mode   # DEF: this level's default",
+                                               "# if DEF is 0 and density is not the goal: schedo -p -o vpm_throughput_mode=0"]),
+                      rollback=Commands(root=["# a check: nothing to roll back"]),
+                      values={"current": value, "suggested": "0 where the level's default is 0"})
+        return
     yield finding(throughput_mode, host, "schedo vpm_throughput_mode",
-                  f"{host.name}: vpm_throughput_mode = {value} ({said}).",
+                  f"{host.name}: vpm_throughput_mode = {value} (0 = raw; this level's default is {default}).",
                   evidence=[s.ev()],
                   changes=[tunable_change(host, "schedo", "vpm_throughput_mode", value, 0)],
                   values={"current": value, "suggested": 0})
