@@ -190,3 +190,22 @@ def test_lsattr_with_a_header_flag_before_E():
     segs = split_and_classify("$ lsattr -HEl sys0 -a maxuproc\nattribute value description                                  user_settable\n\n"
                               "maxuproc  2048  Maximum number of PROCESSES allowed per user True\n")
     assert [s.kind for s in segs] == ["lsattr"]
+
+
+def test_sessions_with_vios_cluster_commands_and_sudo_are_cut_at_each_prompt():
+    text = ("$ lspv\nNAME             PVID                                 VG               STATUS\n"
+            "hdisk0           00f6c1a2b3c4d5e6                     rootvg           active\n"
+            "$ cluster -status -clustername ssp1\nNode Name  MTM  Partition Num  State  Pool State\n"
+            "vios3  8284-22A022132E0W  1  OK  OK\n"
+            "$ sudo lparstat 1 1\n\nSystem configuration: type=Shared mode=Uncapped smt=8 lcpu=8 mem=16384MB psize=4 ent=0.50\n\n"
+            "%user  %sys  %wait  %idle physc %entc  lbusy  vcsw phint\n----- ----- ------ ------ ----- ----- ------ ----- -----\n"
+            "  1.2   0.8    0.0   98.0  0.02   4.1    0.5   412     0\n")
+    segs = split_and_classify(text)
+    assert [(s.start, s.kind) for s in segs] == [(1, "lspv"), (4, None), (7, "lparstat")]
+    assert segs[1].reason == "command 'cluster' is not a supported input kind"
+
+
+def test_lparcfg_is_not_read_as_tunables():
+    text = ("# cat /proc/ppc64/lparcfg\nlparcfg 1.9\nserial_number=IBM,0221A7CDW\nsystem_type=IBM,9009-42A\n"
+            "partition_id=7\npartition_entitled_capacity=150\nshared_processor_mode=1\n")
+    assert [s.kind for s in split_and_classify(text)] == [None]

@@ -88,3 +88,11 @@ def test_a_grep_of_lparstat_i_is_still_lparstat_i():
     assert lparstat_info.detect(text) >= 60
     (info,) = lparstat_info.parse(text).records
     assert (info.online_virtual_cpus, info.maximum_virtual_cpus, info.minimum_virtual_cpus) == (3, 6, 1)
+
+
+def test_a_negative_size_is_the_commands_overflow_not_a_value():
+    text = ("Online Virtual CPUs                        : 4\nMaximum Virtual CPUs                       : 8\n"
+            "Online Memory                              : -511604 MB\n")
+    r = lparstat_info.parse(text)
+    (info,) = r.records
+    assert info.online_memory_mb is None and [w.line for w in r.warnings] == [3]

@@ -33,7 +33,7 @@ _TOKEN = re.compile(r"[^_.\s-]+")
 _DEVICE = re.compile(r"^[A-Za-z]+\d+$")
 # Commands whose file-name hint is not worth a prompt (viewers, shells, pagers).
 _NOT_HINTS = {"cat", "echo", "exit", "more", "less", "pg", "sudo", "su", "cd", "clear", "hostname", "uname", "nmon",
-              "oem_setup_env", "ftp", "ping", "mount", "ioscli"}
+              "oem_setup_env", "ftp", "ping", "mount", "ioscli", "cluster", "lu", "pv", "tier", "failgrp"}
 # Flags a command is always run with when the name gives only a device ("aix1.lsattr.ent0").
 # Whole-word flags of AIX / VIOS / HMC commands, written without their dash in file names.
 _WORD_FLAGS = {"all": "-all", "npiv": "-npiv", "net": "-net", "vadapter": "-vadapter", "plc": "-plc", "dev": "-dev",

@@ -230,6 +230,11 @@ def parse(text: str) -> Parsed:
         converted = _convert(kind, value)
         if converted is None and value not in ("", "-"):
             out.warn(lineno, f"{key}: cannot read value {value!r}")
+        elif isinstance(converted, (int, float)) and converted < 0 and (name.endswith("_mb") or "memory" in name
+                                                                        or "capacity" in name or "cpus" in name):
+            # a size or a count below zero is the command's overflow (powerpc-utils' -l past 2 TB), not a value
+            out.warn(lineno, f"{key}: negative value {value!r} not read")
+            converted = None
         setattr(info, name, converted)
     if not any(name in _FIELDS for name in info.lines):
         if any(ln.strip() for ln in lines[start:]):

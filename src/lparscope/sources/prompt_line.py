@@ -23,10 +23,12 @@ KNOWN_COMMANDS = frozenset(
     lssyscfg lshwres lsnports lspath mpstat topas nmon errpt instfix emgr lssrad lsmcode
     bootinfo lsmpio lsvpd lsps df mount exit iperf iperf3 ping ftp nfsstat
     lslparutil lshmc lssysconn lssvcevents lsfs vnicstat ioscli raso
+    lssp lsrep lsvopt lstcpip lsfware errlog viosbr cluster lscluster lu pv tier failgrp
+    ppc64_cpu lscpu lsslot bootlist sysdumpdev chfs emgr
     """.split()
 )
-# A VIOS command typed through the restricted shell's program: "ioscli lsmap -all" is "lsmap -all".
-_IOSCLI = ("ioscli ", "/usr/ios/cli/ioscli ")
+# Commands typed through another program, read as the command itself: "ioscli lsmap -all", "sudo lparstat 1 5"
+_IOSCLI = ("ioscli ", "/usr/ios/cli/ioscli ", "sudo ")
 
 # Commands people also paste bare, without any option, on a line of their own.
 _BARE_OK = frozenset("ioslevel oslevel lspv lswpar prtconf lsconf lsmcode lssrad lsvpd errpt df lsfs".split())

@@ -161,7 +161,10 @@ def detect(text: str) -> int:
         known = sum(1 for m in assigns if guess_command(m.group("name")))
         if known:
             return 85 if known >= 2 else 60
-        return 30
+        # names no tunable command owns: only in the commands' own "name = value" form (lparcfg's
+        # "partition_id=2", a sysfs or config dump, are not tunables)
+        spaced = sum(1 for m in assigns if " = " in m.group(0))
+        return 30 if spaced >= 0.8 * len(assigns) else 0
     return 0
 
 
