@@ -91,3 +91,11 @@ def test_one_sample_is_not_sized_from():
     (f,) = run_rule(processor_entitlement.ec_below_vp, h)
     assert f.values["suggested"] == "EC 1.00, 4 VP" and "too few samples to size from" in f.message
     assert all(c.basis == "heuristic" for c in f.changes)
+
+
+def test_ec_below_vp_heuristic_counts_only_the_vps_the_pool_can_run():
+    h = host(entitled_capacity=0.4, online_vps=4, pool_cores=2)  # CPU-VP-EXCEEDS-POOL takes 2 VPs away
+    (f,) = run_rule(processor_entitlement.ec_below_vp, h)
+    assert f.values["suggested"] == "EC 0.50, 2 VP" and "the pool's 2 cores" in f.message
+    (v,) = run_rule(processor_entitlement.vp_exceeds_pool, h)
+    assert "--procs 2" in " ".join(v.fix.hmc)  # the same target for desired_procs

@@ -78,10 +78,14 @@ def ec_below_vp(host: Host, cfg: Config) -> Iterator[Finding]:
         fix_vps = wanted_vps if wanted_vps < p.online_vps else None
         basis = f"measured physc: average {mean:.2f}, peak {peak:.2f}"
     else:
-        suggested = round_up(p.online_vps * cfg.t("ec_to_vp_min_ratio"))
+        # VPs beyond the pool's cores go (CPU-VP-EXCEEDS-POOL): the ratio is of the VPs that stay
+        vps = min(p.online_vps, p.pool_cores) if p.pool_cores else p.online_vps
+        suggested = round_up(vps * cfg.t("ec_to_vp_min_ratio"))
         measured = "heuristic"
-        basis = (f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs (no lparstat samples to size from)"
-                 if mean is None else f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {p.online_vps} VPs (too few samples to size from)")
+        why = "no lparstat samples to size from" if mean is None else "too few samples to size from"
+        basis = f"{cfg.t('ec_to_vp_min_ratio'):.2f} x {vps} VPs" + (f" (the pool's {p.pool_cores} cores)" if vps < p.online_vps else "") \
+            + f" ({why})"
+        fix_vps = vps if vps < p.online_vps else None
     fix, undo = propose(
         partition_change(host, "desired_proc_units", p.entitled_capacity, suggested, basis=measured)
         if suggested > p.entitled_capacity else None,
