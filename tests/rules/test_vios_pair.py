@@ -158,3 +158,19 @@ def test_single_server_fix_says_what_a_logical_volume_needs():
     assert "vtscsi1 is backed by lpar3_lv01, which only vios1 can hold" in text and "mirrorvg" in text
     assert "vtscsi0 is backed" not in text  # a disk: the second VIOS maps it too
     assert "-perm and a restart" in text  # the disk in use here: no plain chdev on this VIOS
+
+
+def test_the_same_lsmap_in_two_files_is_one_set_of_mappings(tmp_path):
+    from lparscope.pipeline import analyze
+
+    text = ("$ lsmap -all -npiv\nName          Physloc                            ClntID ClntName       ClntOS\n"
+            "------------- ---------------------------------- ------ -------------- -------\n"
+            "vfchost3      U9119.FHB.8297FCR-V3-C311              11 AIX1           AIX\n\n"
+            "Status:LOGGED_IN\nFC name:fcs0                    FC loc code:U5802.001.0086848-P1-C2-T1\n"
+            "Ports logged in:2\nFlags:a<LOGGED_IN,STRIP_MERGE>\nVFC client name:fcs1            VFC client DRC:U9119.FHB.8297FCR-V11-C311\n")
+    (tmp_path / "vios1").mkdir()
+    (tmp_path / "vios1" / "session.txt").write_text(text)
+    (tmp_path / "vios1" / "readme_copy.txt").write_text(text)
+    a = analyze([str(tmp_path)])
+    assert len(a.estate.hosts["vios1"].npiv_mappings) == 1
+    assert not [f for f in a.findings if f.rule.id == "STO-NPIV-PORT-SPREAD"]  # one client adapter: nothing to spread

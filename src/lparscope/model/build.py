@@ -265,19 +265,27 @@ def _iostat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
         series.evidence.append(Evidence(path, offset + s.line))
 
 
+_MAPPING_KEYS = {"VscsiMapping": ("vscsi_mappings", ("vhost", "physloc", "vtd")),  # a mapping read again is replaced
+                 "NpivMapping": ("npiv_mappings", ("vfchost", "physloc")),
+                 "NetMapping": ("net_mappings", ("svea", "physloc", "sea"))}
+
+
 @_applies("lsmap")
 def _lsmap(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     for m in parsed.records:
         m._evidence = Evidence(path, offset + m.line)  # type: ignore[attr-defined]
         kind = type(m).__name__
-        if kind == "VscsiMapping":
-            host.vscsi_mappings.append(m)
-            host.device(m.vhost).cls = "vhost"
-        elif kind == "NpivMapping":
-            host.npiv_mappings.append(m)
-            host.device(m.vfchost).cls = "vfchost"
-        elif kind == "NetMapping":
-            host.net_mappings.append(m)
+        if kind not in _MAPPING_KEYS:
+            continue
+        where, fields = _MAPPING_KEYS[kind]
+        kept: list = getattr(host, where)
+        same = next((i for i, o in enumerate(kept) if all(getattr(o, f) == getattr(m, f) for f in fields)), None)
+        if same is None:
+            kept.append(m)
+        else:
+            kept[same] = m  # the last reading of a mapping wins, as for every other record
+        if kind != "NetMapping":  # the adapter's class: vhost, vfchost
+            host.device(getattr(m, fields[0])).cls = fields[0]
     host.role_reasons.append(f"lsmap output ({path})")
 
 
