@@ -90,3 +90,33 @@ def test_the_configuration_line_alone_is_read():
     assert isinstance(cfg, LparstatConfig) and (cfg.type, cfg.mode, cfg.smt, cfg.lcpu) == ("Shared", "Uncapped", "8", 16)
     # a configuration line over some other text is not enough alone
     assert ls.detect(text + "some other line\n") < 50
+
+
+LINUX_LPARSTAT = """# lparstat 1 2
+
+System Configuration
+type=Shared mode=Uncapped smt=Off lcpu=4 mem=7759616 kB cpus=6 ent=1.00
+
+%user  %sys %wait    %idle    physc %entc lbusy   app  vcsw phint
+----- ----- -----    -----    ----- ----- ----- ----- ----- -----
+ 1.02  0.51  0.00    98.47     0.03  3.10  1.53  5.71   512     0
+ 0.98  0.49  0.00    98.53     0.03  2.95  1.47  5.72   498     0
+"""
+
+
+def test_powerpc_utils_lparstat_on_a_linux_partition():
+    r = ls.parse(LINUX_LPARSTAT)
+    cfg = next(x for x in r.records if isinstance(x, LparstatConfig))
+    assert (cfg.platform, cfg.type, cfg.smt, cfg.lcpu, cfg.mem_mb, cfg.ent) == ("linux", "Shared", "Off", 4, 7577, 1.0)
+    assert r.warnings == [] and len([x for x in r.records if isinstance(x, LparstatSample)]) == 2
+    assert ls.detect(LINUX_LPARSTAT.replace("# lparstat 1 2\n", "")) >= 60
+
+
+def test_a_linux_partition_is_not_judged_as_aix(tmp_path):
+    from lparscope.pipeline import analyze
+
+    (tmp_path / "lnx4").mkdir()
+    (tmp_path / "lnx4" / "lparstat.txt").write_text(LINUX_LPARSTAT)
+    a = analyze([str(tmp_path)])
+    assert a.estate.hosts["lnx4"].role == "linux"
+    assert not [f for f in a.findings if f.rule.id == "CPU-SMT-NOT-DEFAULT"]  # smt=Off: no smtctl advice

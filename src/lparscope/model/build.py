@@ -265,30 +265,6 @@ def _iostat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
         series.evidence.append(Evidence(path, offset + s.line))
 
 
-_MAPPING_KEYS = {"VscsiMapping": ("vscsi_mappings", ("vhost", "physloc", "vtd")),  # a mapping read again is replaced
-                 "NpivMapping": ("npiv_mappings", ("vfchost", "physloc")),
-                 "NetMapping": ("net_mappings", ("svea", "physloc", "sea"))}
-
-
-@_applies("lsmap")
-def _lsmap(host: Host, parsed: Parsed, path: str, offset: int) -> None:
-    for m in parsed.records:
-        m._evidence = Evidence(path, offset + m.line)  # type: ignore[attr-defined]
-        kind = type(m).__name__
-        if kind not in _MAPPING_KEYS:
-            continue
-        where, fields = _MAPPING_KEYS[kind]
-        kept: list = getattr(host, where)
-        same = next((i for i, o in enumerate(kept) if all(getattr(o, f) == getattr(m, f) for f in fields)), None)
-        if same is None:
-            kept.append(m)
-        else:
-            kept[same] = m  # the last reading of a mapping wins, as for every other record
-        if kind != "NetMapping":  # the adapter's class: vhost, vfchost
-            host.device(getattr(m, fields[0])).cls = fields[0]
-    host.role_reasons.append(f"lsmap output ({path})")
-
-
 @_applies("lswpar")
 def _lswpar(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     for w in parsed.records:
@@ -349,6 +325,7 @@ def _seastat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 
 
 from . import build_system  # noqa: E402,F401  (registers the system-health appliers)
+from . import build_vios  # noqa: E402,F401  (registers the VIOS mapping appliers)
 
 
 # --- finishing ------------------------------------------------------------------------------
@@ -365,8 +342,11 @@ def _role(host: Host) -> None:
         reasons.append("ioslevel reported")
     if any(d.cls == "sea" or d.name.startswith(("vhost", "vfchost")) for d in host.devices.values()):
         reasons.append("serves virtual adapters (SEA / vhost / vfchost)")
+    linux = any(getattr(s.record, "platform", "") == "linux" for s in host.records.get("lparstat", []))
     if reasons:
         host.role, host.role_reasons = "vios", reasons
+    elif linux and "oslevel" not in host.levels and not host.devices:  # powerpc-utils' lparstat: a Linux partition
+        host.role, host.role_reasons = "linux", ["lparstat of powerpc-utils (Linux on Power)"]
     elif host.partition is not None or "oslevel" in host.levels or host.devices:
         host.role = "aix"
 

@@ -87,7 +87,7 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], view: View,
     frames = report.get("frames") or []
     c = counts(findings)
     out.add((f"lparscope {report.get('lparscope_version') or ''}".rstrip(), "head"),
-            f"  {len(hosts)} host(s) (" + ", ".join(f"{n} {r.upper() if r in ('aix', 'vios', 'hmc') else r}"
+            f"  {len(hosts)} host(s) (" + ", ".join(f"{n} {r.upper() if r in ('aix', 'vios', 'hmc') else r.capitalize() if r == 'linux' else r}"
                                                    for r, n in sorted(roles.items())) + ")"
             f", {len(frames)} frame(s)" + (": " + ", ".join(str(f.get("name")) for f in frames[:5]) if frames else "")
             + (" ..." if len(frames) > 5 else ""))

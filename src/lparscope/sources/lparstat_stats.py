@@ -37,9 +37,12 @@ from .base import preamble, Parsed, leading_prompt, split_lines, starts_with_pro
 KIND = "lparstat"
 TITLE = "lparstat [interval [count]] / lparstat -c"
 COMMANDS = [r"^lparstat\b(?!.*\s-[A-Za-z]*[iHhEWXlm])"]
-STARTS = re.compile(r"^\s*System configuration:\s*type=")
+STARTS = re.compile(r"^\s*System configuration:\s*type=|^\s*System Configuration\s*$")  # AIX; powerpc-utils (Linux)
 
 _CONFIG_RE = re.compile(r"^\s*System configuration:\s*(?P<body>.*)$")
+# powerpc-utils' lparstat on a Linux partition: the title alone, the pairs on the next line ("mem=7759616 kB")
+_LINUX_TITLE_RE = re.compile(r"^\s*System Configuration\s*$")
+_LINUX_KB_RE = re.compile(r"\bmem=(\d+)\s*kB\b")
 _PAIR_RE = re.compile(r"(?<![A-Za-z_])(?P<k>[A-Za-z_]+)=(?P<v>\S+(?:\s+kB)?)")
 _DASHES_RE = re.compile(r"^\s*-{2,}(?:\s+-{2,})*\s*$")
 _HEADER_START = re.compile(r"^\s*%user\s+%sys\b")
@@ -59,6 +62,7 @@ class LparstatConfig:
     ent: float | None
     mmode: str | None  # "Ded", "Ded-E" (AME), "Shr", "Shr-E"
     line: int
+    platform: str = "aix"  # "linux": powerpc-utils' lparstat (a Linux partition), told by its header
 
 
 @dataclass(slots=True)  # many instances: no per-instance dict
@@ -104,13 +108,15 @@ def _mb(value: str | None) -> int | None:
     return None if num is None else int(round(num * {"MB": 1, "GB": 1024, "KB": 1 / 1024}[unit]))
 
 
-def _config(body: str, lineno: int) -> LparstatConfig:
+def _config(body: str, lineno: int, platform: str = "aix") -> LparstatConfig:
+    if platform == "linux":  # "mem=7759616 kB" -> MB, as AIX prints it
+        body = _LINUX_KB_RE.sub(lambda m: f"mem={int(m.group(1)) // 1024}MB", body)
     values = {m.group("k"): m.group("v") for m in _PAIR_RE.finditer(body)}
     return LparstatConfig(
         values=values, type=values.get("type"), mode=values.get("mode"), smt=values.get("smt"),
         lcpu=to_int(values.get("lcpu")), mem_mb=_mb(values.get("mem")), tmem_mb=_mb(values.get("tmem")),
         psize=to_float(values.get("psize")), ent=to_float(values.get("ent")), mmode=values.get("mmode"),
-        line=lineno,
+        line=lineno, platform=platform,
     )
 
 
@@ -124,7 +130,8 @@ def detect(text: str) -> int:
     if prompt and prompt.program == "lparstat":
         return 95 if any(re.search(p, prompt.command) for p in COMMANDS) else 5
     body = lines[start:]
-    has_config = any(_CONFIG_RE.match(ln) and "type=" in ln for ln in body)
+    has_config = any(_CONFIG_RE.match(ln) and "type=" in ln for ln in body) or (
+        any(_LINUX_TITLE_RE.match(ln) for ln in body) and any(ln.lstrip().startswith("type=") for ln in body))
     header = next((ln for ln in body if _HEADER_START.match(ln)), None)
     if header is None:
         # the configuration line alone (a paste that stops before the samples) still tells the
@@ -150,6 +157,7 @@ def parse(text: str) -> Parsed:
     if prompt and prompt.host:
         out.hostname = prompt.host
     columns: list[str] | None = None
+    linux_title = False  # the line before was powerpc-utils' "System Configuration"
     for idx in range(start, len(lines)):
         lineno = idx + 1
         line = lines[idx].rstrip()
@@ -158,6 +166,13 @@ def parse(text: str) -> Parsed:
         m = _CONFIG_RE.match(line)
         if m:
             out.records.append(_config(m.group("body"), lineno))
+            continue
+        if _LINUX_TITLE_RE.match(line):
+            linux_title = True
+            continue
+        if linux_title and line.lstrip().startswith("type="):
+            out.records.append(_config(line, lineno, "linux"))
+            linux_title = False
             continue
         if _HEADER_START.match(line):
             columns = line.split()

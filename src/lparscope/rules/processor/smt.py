@@ -45,6 +45,8 @@ def _smt_default(gen: float, level: tuple[int, int] | None) -> tuple[int | None,
     fewer threads on purpose.""",
 )
 def smt_not_default(host: Host, cfg: Config) -> Iterator[Finding]:
+    if host.role == "linux":
+        return  # AIX's defaults and smtctl: a Linux partition sets SMT with ppc64_cpu, by its own defaults
     threads, t_ev = smt_threads(host)
     if threads is None:
         return
