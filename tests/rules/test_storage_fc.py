@@ -132,3 +132,11 @@ def test_extra_npiv_clients_move_to_a_port_on_their_own_switch():
     _fc_port(v, "fcs2", "0xda0200")  # most free virtual ports, but another switch
     (f,) = run_rule(storage_npiv.npiv_port_clients, v)
     assert f.fix.padmin[-2:] == ["vfcmap -vadapter vfchost2 -fcp", "vfcmap -vadapter vfchost2 -fcp fcs0"]
+
+
+def test_max_xfer_size_unknown_now_is_not_given_a_fixed_target():
+    h = host()
+    _fcs(h, no_dma_resource_count=12)
+    del h.devices["fcs0"].attrs["max_xfer_size"]  # fcstat only: a larger value may already be set
+    (f,) = run_rule(storage_fc_adapters.fcs_max_xfer, h)
+    assert "at least 0x200000" in f.values["suggested"] and "0x100000" not in " ".join(f.rollback.root)

@@ -100,8 +100,9 @@ def fcs_max_xfer(host: Host, cfg: Config) -> Iterator[Finding]:
         if nodma < cfg.t(NO_DMA_MIN):
             continue
         cur = dev.attr("max_xfer_size")
-        new = _next_xfer(cur)
-        fix, undo = _change(host, dev, "max_xfer_size", new, cur or "0x100000")
+        # unknown now: a larger value may already be set, which a fixed target would lower
+        new = _next_xfer(cur) if cur else "<twice the current, at least 0x200000, at most 0x1000000>"
+        fix, undo = _change(host, dev, "max_xfer_size", new, cur or "<previous>")
         yield finding(fcs_max_xfer, host, dev.name,
                       f"{dev.name} on {host.name}: No DMA Resource Count {nodma}; max_xfer_size {cur or 'unknown'}."
                       + _phys_note(dev),
