@@ -215,3 +215,10 @@ def test_throughput_mode_without_the_levels_default_is_a_check_not_a_change():
     (t,) = run_rule(processor_folding.throughput_mode, h)
     assert t.changes == [] and t.fix.root[0].startswith("schedo -L vpm_throughput_mode")
     assert "not in the data" in t.message
+
+
+def test_a_dedicated_partition_holding_every_core_has_no_pool_to_donate_to():
+    h = host(type="Dedicated-SMT-4", mode="Capped", entitled_capacity=4.0, system_cores=4)
+    assert run_rule(processor_sharing.dedicated_not_donating, h) == []
+    h.partition.system_cores = 8
+    assert len(run_rule(processor_sharing.dedicated_not_donating, h)) == 1

@@ -47,3 +47,11 @@ def test_sea_traffic_on_a_vios_only():
     (f,) = run_rule(measured_series.sea_traffic, _host("vios", SEA=sea))
     assert "ent8" in f.message and "Gbit/s" in f.message
     assert run_rule(measured_series.sea_traffic, _host("aix", SEA=sea)) == []
+
+
+def test_run_queue_at_the_maximum_vps_proposes_no_dlpar_add():
+    lpar = _table("LPAR", ["logicalCPUs"], [[8]] * 60)
+    busy = _host(LPAR=lpar, PROC=_table("PROC", ["Runnable"], [[20]] * 60))
+    busy.partition.online_vps = busy.partition.max_vps = 2
+    (f,) = run_rule(measured_series.runq, busy)
+    assert not any(c.startswith("chhwres") for c in f.fix.hmc) and "maximum of 2 virtual processors" in f.fix.hmc[0]

@@ -55,7 +55,7 @@ HMC_KINDS = ("frame", "pool", "partition", "profile")
 TUNABLE_COMMANDS = ("schedo", "vmo", "ioo", "no", "nfso")
 
 #: Names that may reach a command: device, host, partition, profile and frame names.
-SAFE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*$")
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")  # a leading digit is a real partition name (34_PROD_1)
 #: Values that may reach a command unquoted: numbers, hex numbers and plain words.
 SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.:+-]+$")
 

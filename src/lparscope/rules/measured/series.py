@@ -16,6 +16,7 @@ import numpy as np
 from ...model.estate import Host
 from ...sizing import series_checks as sc
 from ..changes import MS
+from ..memory.paging import memory_step_fix
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from ._streams import Stream, column, nmon_rows, nmon_table, streams
@@ -46,13 +47,21 @@ def runq(host: Host, cfg: Config) -> Iterator[Finding]:
     if worst is None:
         return
     st, ep = worst
+    p = host.partition
+    check = "# or check for a runaway process first: topas, ps -ef -o pcpu,args | sort -rn | head"
+    if p is not None and p.max_vps and p.online_vps and p.online_vps >= p.max_vps:
+        # at its maximum VPs DLPAR cannot add one: the profile's max_procs first, at the next activation
+        fix = Commands(hmc=[f"# {host.lpar_name} runs its maximum of {p.max_vps} virtual processors: raise max_procs "
+                            "(and max_proc_units) in its profile; it applies at the next activation", check])
+        undo = Commands(hmc=["# nothing changed by this finding"])
+    else:
+        fix = Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {host.lpar_name} --procs 1 --procunits 0.5", check])
+        undo = Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {host.lpar_name} --procs 1 --procunits 0.5"])
     yield finding(runq, host, "run queue",
                   f"{host.name}: run queue above {ep.threshold:g} per logical CPU ({st.lcpu:.0f} lcpu) in {ep.n_hits} of "
                   f"{ep.n_samples} {st.what}; worst {ep.worst_value:.1f} per lcpu.",
                   evidence=st.cite([ep.worst_index] if ep.worst_index is not None else ep.indexes),
-                  fix=Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {host.lpar_name} --procs 1 --procunits 0.5",
-                                    "# or check for a runaway process first: topas, ps -ef -o pcpu,args | sort -rn | head"]),
-                  rollback=Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {host.lpar_name} --procs 1 --procunits 0.5"]),
+                  fix=fix, rollback=undo,
                   disruption=["dlpar"], values={"current": f"{ep.worst_value:.1f} runnable per lcpu", "suggested": "<= 1"})
 
 
@@ -72,14 +81,11 @@ def paging_series(host: Host, cfg: Config) -> Iterator[Finding]:
     if worst is None:
         return
     st, ep = worst
-    add = int((host.partition.online_memory_mb or 0) * 0.25) if host.partition else 0
+    _step, fix, undo = memory_step_fix(host, cfg)  # the same first step as MEM-PAGING-SPACE-ACTIVITY: one target
     yield finding(paging_series, host, "paging space",
                   f"{host.name}: paging-space pages in+out per second > 0 in {ep.n_hits} of {ep.n_samples} {st.what} "
                   f"(worst {ep.worst_value:.0f}/s{st.run_text(ep)}).",
-                  evidence=st.cite(ep.indexes),
-                  fix=Commands(root=["svmon -G -O unit=MB", "lsps -a"],
-                               hmc=[f"chhwres -m {MS} -r mem -o a -p {host.lpar_name} -q {add or '<MB>'}"]),
-                  rollback=Commands(hmc=[f"chhwres -m {MS} -r mem -o r -p {host.lpar_name} -q {add or '<MB>'}"]),
+                  evidence=st.cite(ep.indexes), fix=fix, rollback=undo,
                   disruption=["dlpar"], values={"current": f"{ep.share:.0%} of {st.what} paging", "suggested": "0"})
 
 

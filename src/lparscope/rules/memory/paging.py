@@ -26,6 +26,22 @@ PAGING_ADD_SHARE = threshold(
     "first memory step suggested against paging, as a share of online memory (a starting point, not a sizing)")
 
 
+def memory_step_fix(host: Host, cfg: Config) -> tuple[int, Commands, Commands]:
+    """(MB, fix, rollback) of the first memory step against paging (PAGING_ADD_SHARE of online memory, in
+    whole GB): one target for every paging rule, filed as a desired_mem change when online memory is known."""
+    p = host.partition
+    step = math.ceil((p.online_memory_mb if p and p.online_memory_mb else 4096) * cfg.t(PAGING_ADD_SHARE) / 1024) * 1024
+    fix = root_commands(host, ["svmon -P -O sortentity=pgsp,unit=MB -t 10   # which processes own the paged-out memory",
+                               "lsps -a"])
+    if p and p.online_memory_mb:
+        mem_fix, undo = propose(partition_change(host, "desired_mem", p.online_memory_mb, p.online_memory_mb + step))
+        fix.hmc, fix.changes = mem_fix.hmc, mem_fix.changes
+    else:
+        fix.hmc = [hmc_memory_change(host, "a", step), "# then raise desired_mem in the profile by the same amount"]
+        undo = Commands(hmc=[hmc_memory_change(host, "r", step)])
+    return step, fix, undo
+
+
 def _vmstat_s_snapshots(host: Host) -> list[dict[str, Sourced]]:
     """Each vmstat -s output (grouped by file and position), in reading order."""
     snaps: dict[tuple[str, int], dict[str, Sourced]] = {}
@@ -74,16 +90,7 @@ def paging_space_activity(host: Host, cfg: Config) -> Iterator[Finding]:
         return
     if comp is not None and comp.evidence:
         ev.append(comp.evidence)
-    p = host.partition
-    step = math.ceil((p.online_memory_mb if p and p.online_memory_mb else 4096) * cfg.t(PAGING_ADD_SHARE) / 1024) * 1024
-    fix = root_commands(host, ["svmon -P -O sortentity=pgsp,unit=MB -t 10   # which processes own the paged-out memory",
-                                  "lsps -a"])
-    if p and p.online_memory_mb:
-        mem_fix, undo = propose(partition_change(host, "desired_mem", p.online_memory_mb, p.online_memory_mb + step))
-        fix.hmc, fix.changes = mem_fix.hmc, mem_fix.changes
-    else:
-        fix.hmc = [hmc_memory_change(host, "a", step), "# then raise desired_mem in the profile by the same amount"]
-        undo = Commands(hmc=[hmc_memory_change(host, "r", step)])
+    step, fix, undo = memory_step_fix(host, cfg)
     yield finding(paging_space_activity, host, "paging space", msg, evidence=ev, fix=fix, rollback=undo,
                   disruption=["dlpar"], severity=sev,
                   values={"current": f"{total(last)} paging-space pages since boot"

@@ -51,6 +51,8 @@ def dedicated_not_donating(host: Host, cfg: Config) -> Iterator[Finding]:
     p = host.partition
     if p is None or not p.dedicated or not p.mode or p.mode.lower() == "donating":
         return
+    if p.system_cores and p.entitled_capacity and p.entitled_capacity >= p.system_cores:
+        return  # it holds every core of the frame: no shared pool is left to lend the cycles to
     gen, _what, _ev = power_generation(host)
     if gen is not None and gen < 6:  # donating mode came with POWER6 (rules-catalogue CPU-15)
         return
