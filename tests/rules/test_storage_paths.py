@@ -166,3 +166,17 @@ def test_hcheck_off_leaves_single_path_disks_and_matches_the_plan():
     # the command the fix gives first is the one the plan schedules (at the next boot: -P)
     assert f.fix.root[0] == "chdev -l hdisk2 -a hcheck_interval=60 -a hcheck_mode=nonactive -P"
     assert {c.method for c in f.changes} == {"chdev-reboot"} and f.disruption == ["reboot"]
+
+
+def test_numfsbufs_is_not_proposed_where_no_jfs_is_mounted():
+    from lparscope.model.estate import Sourced
+    from lparscope.sources.mount import Mount
+
+    h = host()
+    _snap(h, filesystem_ios_blocked_with_no_fsbuf=2228)
+    h.records["mount"] = [Sourced(Mount(None, "/dev/hd4", "/", "jfs2", None, line=3), "mount.txt", 0),
+                          Sourced(Mount(None, "/proc", "/proc", "procfs", None, line=4), "mount.txt", 0)]
+    assert run_rule(storage_io_buffers.fsbuf_blocked, h) == []  # numfsbufs serves JFS only
+    h.records["mount"].append(Sourced(Mount(None, "/dev/lv01", "/old", "jfs", None, line=5), "mount.txt", 0))
+    (f,) = run_rule(storage_io_buffers.fsbuf_blocked, h)
+    assert "numfsbufs" in f.fix.root[0]

@@ -108,8 +108,11 @@ _FSBUF = {
     or VxFS. Rising between two snapshots is a current shortage (warning); one snapshot is info.""",
 )
 def fsbuf_blocked(host: Host, cfg: Config) -> Iterator[Finding]:
+    mounted = {s.record.vfs for s in host.of_kind("mount", "Mount")}
     for key, last, rise, ev in _blocked(host, cfg, tuple(_FSBUF)):
         name, default, step = _FSBUF[key]
+        if name == "numfsbufs" and mounted and "jfs" not in mounted:
+            continue  # numfsbufs serves JFS only, and the mount table shows none mounted
         if name is None:
             fix = ["nfso -a   # NFS client: review the nfs_v3_* / nfs_v4_* buffer tunables with nfso -L <name>",
                    "# VxFS: follow the file system vendor's buffer tuning"]
