@@ -140,3 +140,29 @@ def test_max_xfer_size_unknown_now_is_not_given_a_fixed_target():
     del h.devices["fcs0"].attrs["max_xfer_size"]  # fcstat only: a larger value may already be set
     (f,) = run_rule(storage_fc_adapters.fcs_max_xfer, h)
     assert "at least 0x200000" in f.values["suggested"] and "0x100000" not in " ".join(f.rollback.root)
+
+
+def test_counters_that_stood_still_between_two_fcstat_runs_are_an_old_shortage():
+    h = host()
+    first = _fcs(h, no_dma_resource_count=17, no_command_resource_count=19, seconds_since_last_reset=345322).stats
+    _fcs(h, no_dma_resource_count=17, no_command_resource_count=19, seconds_since_last_reset=345422)
+    h.devices["fcs0"].stats_first = first
+    assert run_rule(storage_fc_adapters.fcs_max_xfer, h) == []
+    assert run_rule(storage_fc_adapters.fcs_num_cmd_elems, h) == []
+    h.devices["fcs0"].stats.counters["no_dma_resource_count"] = 25  # rose in the 100 s between: now
+    assert len(run_rule(storage_fc_adapters.fcs_max_xfer, h)) == 1
+
+
+def test_two_fcstat_runs_keep_the_first_reading(tmp_path):
+    from pathlib import Path
+
+    from lparscope.pipeline import analyze
+
+    src = (Path(__file__).resolve().parents[1] / "fixtures" / "fcstat" / "fcs1_aix72_physical.txt").read_text()
+    (tmp_path / "aix3").mkdir()
+    (tmp_path / "aix3" / "fcstat_1.txt").write_text(src)
+    (tmp_path / "aix3" / "fcstat_2.txt").write_text(src.replace("Seconds Since Last Reset: 604812",
+                                                                "Seconds Since Last Reset: 604912"))
+    dev = analyze([str(tmp_path)]).estate.hosts["aix3"].devices["fcs1"]
+    assert dev.stats_first is not None and dev.stats_first.counters["seconds_since_last_reset"] == 604812
+    assert dev.stats.counters["seconds_since_last_reset"] == 604912

@@ -300,6 +300,8 @@ def _fcstat(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[in
     for s in parsed.records:
         if s.name:
             dev = host.device(s.name)
+            if dev.stats is not None and dev.stats_first is None:
+                dev.stats_first = dev.stats  # fcstat run again: the first reading tells what rose since
             dev.stats, dev.stats_origin, dev.cls = s, (path, offset), "fc"
         else:
             dropped.append((s.line, "FC adapter statistics not attached: the output names no adapter"))

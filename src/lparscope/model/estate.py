@@ -96,6 +96,7 @@ class Device:
     parent: str | None = None  # SEA or EtherChannel this adapter belongs to
     evidence: Evidence | None = None
     stats_origin: tuple[str, int] | None = None  # (path, line offset) of the stats' output
+    stats_first: Any = None  # the first of several readings of the same counters (fcstat run twice): a rise is now
     lacp: Any = None  # Sourced LACP port state: entstat's 802.3ad port statistics, or an lssea report row
 
     def stat_ev(self, *keys: str) -> list[Evidence]:

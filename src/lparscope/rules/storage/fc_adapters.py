@@ -23,6 +23,18 @@ def _fc_stats(host: Host) -> list[Device]:
                    and d.name.startswith("fcs")), key=lambda d: d.name)
 
 
+def still_rising(dev: Device, key: str) -> bool:
+    """False when an earlier fcstat of the adapter, since the same reset, shows the counter did not
+    rise: a count since reset that stood still is an old shortage, not a current one."""
+    first, last = dev.stats_first, dev.stats
+    if first is None or not hasattr(first, "counters"):
+        return True
+    since = (first.counters.get("seconds_since_last_reset"), last.counters.get("seconds_since_last_reset"))
+    if since[0] is None or since[1] is None or since[1] < since[0]:
+        return True  # reset in between (or not told): the readings do not compare
+    return (last.counters.get(key) or 0) > (first.counters.get(key) or 0)
+
+
 def _phys_note(dev: Device) -> str:
     errs = {k: dev.stats.counters.get(k) for k in _PHYS_ERRORS if (dev.stats.counters.get(k) or 0) > 0}
     if not errs:
@@ -59,7 +71,7 @@ def fcs_num_cmd_elems(host: Host, cfg: Config) -> Iterator[Finding]:
     for dev in _fc_stats(host):
         c = dev.stats.counters
         nocmd = c.get("no_command_resource_count") or 0
-        if nocmd < cfg.t(NO_CMD_MIN):
+        if nocmd < cfg.t(NO_CMD_MIN) or not still_rising(dev, "no_command_resource_count"):
             continue
         cur = dev.attr("num_cmd_elems")
         new = str(min(int(cur) * 2, 4096)) if cur and cur.isdigit() else "<2 x current, at most 4096>"
@@ -97,7 +109,7 @@ def _next_xfer(cur: str | None) -> str:
 def fcs_max_xfer(host: Host, cfg: Config) -> Iterator[Finding]:
     for dev in _fc_stats(host):
         nodma = dev.stats.counters.get("no_dma_resource_count") or 0
-        if nodma < cfg.t(NO_DMA_MIN):
+        if nodma < cfg.t(NO_DMA_MIN) or not still_rising(dev, "no_dma_resource_count"):
             continue
         cur = dev.attr("max_xfer_size")
         # unknown now: a larger value may already be set, which a fixed target would lower
