@@ -110,3 +110,12 @@ def test_failover_capacity():
     assert "together 2.60" in f.message and "75%" in f.message
     v1.use, v2.use = use(0.3, 0.5), use(0.2, 0.4)
     assert not run(frame_vios_failover, estate(fr))
+
+
+def test_single_vios_on_a_full_frame_says_to_free_capacity_first():
+    v1 = part("vios1", 1, "vioserver")
+    fr = frame(v1, _client())
+    fr.cores_available, fr.mem_available = 0.0, 2048
+    [f] = run(frame_single_vios, estate(fr))
+    assert f.fix.hmc[0].startswith("# the frame has not the room for it now") and "0 free" in f.fix.hmc[0]
+    assert f.fix.hmc[1].startswith("mksyscfg -r lpar")

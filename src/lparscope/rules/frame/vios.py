@@ -36,10 +36,19 @@ def frame_single_vios(estate: Estate, cfg: Config) -> Iterator[Finding]:
         if len(fr.vios) != 1 or not vios or not clients:
             continue
         v = vios[0]
-        fix = Commands(hmc=[f'mksyscfg -r lpar -m {ms(fr)} -i "name=<second-vios>,profile_name=default_profile,lpar_env=vioserver,'
-                            f'proc_mode=shared,sharing_mode=uncap,uncap_weight=255,min_proc_units=0.5,desired_proc_units={v.ec or 1:g},'
+        units, mem = v.ec or 1, v.mem or 8192
+        short = []  # what the new VIOS needs beyond the frame's free capacity
+        if fr.cores_available is not None and fr.cores_available < units:
+            short.append(f"{units:g} processing units ({fr.cores_available:g} free)")
+        if fr.mem_available is not None and fr.mem_available < mem:
+            short.append(f"{mem} MB ({fr.mem_available} MB free)")
+        first = [f"# the frame has not the room for it now: {' and '.join(short)}; free that capacity first "
+                 "(shrink or stop partitions), or the new VIOS cannot be activated"] if short else []
+        fix = Commands(hmc=[*first,
+                            f'mksyscfg -r lpar -m {ms(fr)} -i "name=<second-vios>,profile_name=default_profile,lpar_env=vioserver,'
+                            f'proc_mode=shared,sharing_mode=uncap,uncap_weight=255,min_proc_units=0.5,desired_proc_units={units:g},'
                             f'max_proc_units=4,min_procs=1,desired_procs={v.vps or 2},max_procs=8,min_mem=4096,'
-                            f'desired_mem={v.mem or 8192},max_mem={2 * (v.mem or 8192)},io_slots=<its own adapters>"',
+                            f'desired_mem={mem},max_mem={2 * mem},io_slots=<its own adapters>"',
                             "# then install the VIOS, give it its own FC and Ethernet adapters, add server adapters for every "
                             "client and set up SEA failover (ha_mode=auto, different trunk priorities)"])
         undo = Commands(hmc=[f"rmsyscfg -r lpar -m {ms(fr)} -n <second-vios>"])
