@@ -69,3 +69,14 @@ def test_hmc_view_for_clients_without_vios_outputs():
     c.vfc[1] = _vfc(31, "client", 2, "vios2", 202)
     v2.vfc = [_vfc(202, "server", 7, "db1", 31, port="U78D3.001-P2-C11-T1")]
     assert run(e) == []
+
+
+def test_another_frames_vios_data_is_no_partner():
+    v2 = host("vios2", "vios")
+    v2.npiv_mappings += [npiv("vfchost0", 3), npiv("vfchost1", 3, port="fcs1")]
+    other = host("viox", "vios")  # another frame's VIOS: its lsmap -npiv says nothing of vios2's partner
+    from types import SimpleNamespace as NS
+    other.npiv_mappings.append(NS(vfchost="vfchost0", physloc="U8286.42A.0000009-V1-C30", client_id=9, fc_name="fcs0",
+                                  client_name=None, _evidence=None))
+    (f,) = run(estate(v2, other))
+    assert f.level == "info" and "a port can fail without cutting it off" in f.message

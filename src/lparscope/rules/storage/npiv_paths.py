@@ -71,14 +71,20 @@ def _hmc_landings(estate: Estate, known: set[int]) -> list[tuple[Any, Any, list[
 )
 def npiv_no_redundancy(estate: Estate, cfg: Config) -> Iterator[Finding]:
     lands = npiv_landings(estate)
-    npiv_vios = {v for ls in lands.values() for v, _, _ in ls}
+    # the frames (adapter location codes) each VIOS with lsmap -npiv output in the data serves
+    frames_of: dict[str, set] = {}
+    for ls in lands.values():
+        for v, _, m in ls:
+            frames_of.setdefault(v, set()).add(frame_of(getattr(m, "physloc", None)))
     for client, ls in sorted(lands.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
         if len(ls) < 2 or len({v for v, _, _ in ls}) > 1:
             continue
         names = client_names(estate, estate.hosts[ls[0][0]], [client], [m for _, _, m in ls])
         who = names.get(client[1])
+        # a partner is known only from another VIOS's data of the same frame (a frame not told may be any)
+        partner = any(v != ls[0][0] and (client[0] is None or None in fs or client[0] in fs) for v, fs in frames_of.items())
         yield _finding(who or ls[0][0], f"client {client[1]}" + (f" ({who})" if who else ""), ls,
-                       [mapping_evidence(m) for _, _, m in ls], partner_known=len(npiv_vios) > 1)
+                       [mapping_evidence(m) for _, _, m in ls], partner_known=partner)
     known = {c[1] for c in lands}
     for fr, c, hl in _hmc_landings(estate, known):
         ports = {p for _, p, _ in hl}
@@ -108,9 +114,10 @@ def _finding(host: str, who: str, ls: list[tuple[str, str | None, Any]], evidenc
            "# then on the partner VIOS: vfcmap -vadapter <new vfchost> -fcp <port>; zone and mask the client WWPNs"]
     note = "" if partner_known or same_port else (" No other VIOS's lsmap -npiv output is in the data: add the partner "
                                                   "VIOS's output to confirm.")
+    effect = ("they give it no path redundancy" if same_port else
+              f"a port can fail without cutting it off, but not {vios}: an update or a fault of it stops every path")
     return finding(npiv_no_redundancy, host, who,
-                   f"NPIV {who}: its {len(ls)} virtual FC adapters ({adapters}) all land on {where}; "
-                   f"they give it no path redundancy.{note}",
+                   f"NPIV {who}: its {len(ls)} virtual FC adapters ({adapters}) all land on {where}; {effect}.{note}",
                    evidence=evidence, fix=Commands(padmin=padmin, hmc=hmc),
                    rollback=Commands(padmin=undo_padmin or ["# nothing was changed on this VIOS"],
                                      hmc=["chhwres -r virtualio --rsubtype fc -m <managed-system> -o r -p <partner-vios> -s <slot>"]),
