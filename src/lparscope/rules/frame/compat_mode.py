@@ -27,7 +27,8 @@ def _preferred(p: FramePartition) -> tuple[str | None, list]:
 
 def _restart(m: str, p: FramePartition) -> str:
     """The activation that sets the mode, as a note (the plan orders restarts; a script never shuts a partition down)."""
-    return (f"# the mode is set at activation: at a maintenance window, chsysstate -m {m} -r lpar -o osshutdown -n {p.name}, "
+    return (f"# the mode is set at activation: at a maintenance window, chsysstate -m {m} -r lpar -o osshutdown -n {p.name} "
+            "(it needs the partition's RMC connection; without it, shut the OS down from its console), "
             f"then chsysstate -m {m} -r lpar -o on -n {p.name} -f {p.profile_name or '<profile>'} (an OS reboot keeps the mode)")
 
 
