@@ -108,3 +108,12 @@ def test_mtu_bypass_on_client_virtual_interface():
     assert f.subject == "en0" and f.fix.root == ["chdev -l en0 -a mtu_bypass=on"]
     h.devices["en0"].attrs["mtu_bypass"].value = "on"
     assert run_rule(network_virtual_ethernet.client_mtu_bypass, h) == []
+
+
+def test_hypervisor_send_failures_that_are_all_the_receivers():
+    h = host("vios1", "vios")
+    device(h, "ent4", "trunk", stats=stats(hypervisor_send_failures=3504348, receiver_failures=3504348,
+                                          hypervisor_receive_failures=0, counters={"no_resource_errors": 0}))
+    (f,) = run_rule(network_virtual_ethernet.veth_hypervisor_failures, h)
+    assert "the partitions ent4 sends to ran out of receive buffers" in f.message
+    assert "the receivers' buffers" in f.fix.root[1]

@@ -101,10 +101,18 @@ def veth_hypervisor_failures(host: Host, cfg: Config) -> Iterator[Finding]:
         if not bad:
             continue
         text = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in bad.items())
+        receivers = _counter(s, "receiver_failures") or 0
+        theirs = bool(counts["hypervisor_send_failures"]) and receivers >= (counts["hypervisor_send_failures"] or 0) \
+            and not counts["hypervisor_receive_failures"] and not counts["no_resource_errors"]
+        if theirs:  # every send failure was the receiving partitions' shortage (000 §3.7.11: "Receiver Failures")
+            text += f" (all of them receiver failures: the partitions {dev.name} sends to ran out of receive buffers)"
+        where = ("# the receivers' buffers: netstat -v on the partitions this adapter sends to, and raise their "
+                 "receive buffers as NET-VETH-BUFFERS suggests there" if theirs else
+                 "# raise the receive buffers as NET-VETH-BUFFERS suggests, and check the partition's CPU entitlement")
         yield finding(veth_hypervisor_failures, host, dev.name, f"{dev.name} on {host.name}: {text}.",
                       evidence=dev.stat_ev(*bad.keys()),
                       fix=Commands(root=[f"netstat -v {dev.name} | egrep -i 'failures|no resource|max allocated|max buffers'",
-                                         "# raise the receive buffers as NET-VETH-BUFFERS suggests, and check the partition's CPU entitlement"],
+                                         where],
                                    padmin=[f"entstat -all {dev.name} | grep -i failures"] if host.is_vios else []),
                       rollback=Commands(root=["# the commands above only read counters: nothing to roll back"]),
                       values={k: v for k, v in bad.items()})
