@@ -15,6 +15,8 @@ Output: one :class:`NpivPort` per port::
 ``fabric`` is 1 when the switch port the FC port is cabled to supports NPIV (0: it does not, or
 nothing answers); ``tports``/``aports`` the virtual ports the physical port supports / has free,
 ``swwpns``/``awwpns`` the WWPNs it supports / has free. Only ports that can do NPIV are listed.
+Newer levels add a ``label`` column (the port's fabric label, or ``not_supported``), kept as
+``label``; an upper-case header (a wrapper's) reads the same.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from .base import Parsed, command_matches, output_head, preamble, starts_with_pr
 KIND = "lsnports"
 TITLE = "lsnports"
 COMMANDS = [r"^lsnports\b"]
-STARTS = re.compile(r"^\s*name\s+physloc\s+fabric\s+tports\s+aports\b")
+STARTS = re.compile(r"^\s*name\s+physloc\s+fabric\s+tports\s+aports\b", re.I)
 
 _HEADER_RE = STARTS
 _ROW_RE = re.compile(r"^\s*(?P<name>fcs\d+)\s+(?P<physloc>\S+)\s+(?P<rest>\S.*)$")
@@ -44,6 +46,7 @@ class NpivPort:
     swwpns: int | None  # WWPNs it supports
     awwpns: int | None  # of which free
     line: int
+    label: str | None = None  # the port label column of newer levels ("not_supported" where none)
 
 
 def detect(text: str) -> int:
@@ -74,9 +77,10 @@ def parse(text: str) -> Parsed:
                 out.warn(lineno, f"not read: {line.strip()[:60]!r}")
             continue
         values = row.group("rest").split()
+        label = values.pop() if len(values) == len(_FIELDS) + 1 and to_int(values[-1]) is None else None
         if len(values) != len(_FIELDS) or any(to_int(v) is None for v in values):
             out.warn(lineno, f"not a port row (name physloc fabric tports aports swwpns awwpns): {line.strip()[:60]!r}")
             continue
         out.records.append(NpivPort(row.group("name"), row.group("physloc"), *(to_int(v) for v in values),
-                                    line=lineno))
+                                    line=lineno, label=label))
     return out
