@@ -17,6 +17,9 @@ _MAPPING_KEYS = {"VscsiMapping": ("vscsi_mappings", ("vhost", "physloc", "vtd"))
 
 @_applies("lsmap")
 def _lsmap(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    # per kind, the position of each mapping already kept, by its identity (made once per output:
+    # a VIOS with thousands of mappings is not searched once per mapping)
+    where_is: dict[str, dict[tuple, int]] = {}
     for m in parsed.records:
         m._evidence = Evidence(path, offset + m.line)  # type: ignore[attr-defined]
         kind = type(m).__name__
@@ -24,11 +27,15 @@ def _lsmap(host: Host, parsed: Parsed, path: str, offset: int) -> None:
             continue
         where, fields = _MAPPING_KEYS[kind]
         kept: list = getattr(host, where)
-        same = next((i for i, o in enumerate(kept) if all(getattr(o, f) == getattr(m, f) for f in fields)), None)
-        if same is None:
-            kept.append(m)
+        if kind not in where_is:
+            where_is[kind] = {tuple(getattr(o, f) for f in fields): i for i, o in enumerate(kept)}
+        index = where_is[kind]
+        key = tuple(getattr(m, f) for f in fields)
+        if key in index:
+            kept[index[key]] = m  # the last reading of a mapping wins, as for every other record
         else:
-            kept[same] = m  # the last reading of a mapping wins, as for every other record
+            index[key] = len(kept)
+            kept.append(m)
         if kind != "NetMapping":  # the adapter's class: vhost, vfchost
             host.device(getattr(m, fields[0])).cls = fields[0]
     host.role_reasons.append(f"lsmap output ({path})")
