@@ -38,3 +38,10 @@ def test_errpt_summary_and_detail_of_one_entry_are_one_error(tmp_path):
     h = analyze([str(tmp_path)]).estate.hosts["aixdb02"]
     assert len(h.errors) == 6
     assert next(e for e in h.errors if e.record.resource == "hdisk7").record.label == "SC_DISK_PCM_ERR7"
+
+
+def test_lparstat_i_pool_figures_land_in_cores_with_their_lines(tmp_path):
+    (tmp_path / "lpdb07.txt").write_text((FIX / "lparstat-i" / "aix72_shared_smt8_ame.txt").read_text())
+    p = analyze([str(tmp_path)]).estate.hosts["lpdb07"].partition
+    assert p.shared_pool_id == 2 and p.pool_capacity == 12.0 and p.pool_entitled == 9.3
+    assert p.evidence["pool_capacity"].line == 24 and p.evidence["pool_entitled"].line == 25

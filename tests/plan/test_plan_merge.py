@@ -151,3 +151,44 @@ def test_unsafe_names_never_planned():
                                  finding("Y", "a", ProposedChange("device", "ent0", "x", "1", "NONE;touch y", "chdev-now", host="a"))])
     assert not plan.planned()
     assert all(c.status == "infeasible" and "not a plain" in c.blocked for c in plan.changes)
+
+
+def _seen_host(e, name, ec, cap, ent, pool_id=0, serial=None):
+    """A partition known from its lparstat -i only: no HMC output of its frame."""
+    from lparscope.model.estate import Evidence, Host, Partition, Sourced
+    from types import SimpleNamespace
+    p = Partition(name=f"{name}lpar", type="Shared-SMT-8", mode="Uncapped", entitled_capacity=ec, online_vps=8,
+                  max_vps=16, shared_pool_id=pool_id, pool_capacity=cap, pool_entitled=ent)
+    p.evidence["pool_capacity"] = Evidence(f"{name}/lparstat_i.txt", 27)
+    h = Host(name, role="aix", partition=p)
+    if serial:
+        h.system = Sourced(SimpleNamespace(serial=serial), f"{name}/prtconf.txt", 3)
+    e.hosts[name] = h
+
+
+def test_additions_without_frame_data_fit_the_pool_room_lparstat_shows():
+    e = estate()
+    _seen_host(e, "y", 1.0, 16.0, 14.5, serial="78ABCDE")  # 1.5 units of room when collected
+    _seen_host(e, "z", 1.0, 16.0, 14.8, serial="78ABCDE")  # the same pool read later: 1.2, the smaller wins
+    plan = build_plan(e, [finding("S", "y", part("y", "desired_proc_units", 1.0, 2.0, basis="measured")),
+                          finding("S", "z", part("z", "desired_proc_units", 1.0, 1.5, basis="measured"))])
+    y, z = _by(plan, "desired_proc_units", "ylpar"), _by(plan, "desired_proc_units", "zlpar")
+    assert y.status == "planned" and not y.unverified and "1.20 processing units of room" in " ".join(y.notes)
+    assert "lparstat -i of z at z/lparstat_i.txt:27" in " ".join(y.notes)  # the reading that gave the room
+    # 0.2 left after y's 1.0: z's 0.5 does not fit the same pool
+    assert z.status == "infeasible" and "0.20 after the plan's reductions" in z.blocked
+
+
+def test_pool_room_per_frame_and_user_pools_stay_half_checked():
+    e = estate()
+    _seen_host(e, "y", 1.0, 16.0, 14.5, serial="78ABCDE")
+    _seen_host(e, "z", 1.0, 16.0, 14.5, serial="78FFFFF")  # another frame: its own room
+    _seen_host(e, "u", 0.5, 4.0, 3.0, pool_id=2)  # a user-defined pool, frame serial unknown
+    _seen_host(e, "n", 1.0, None, None)  # no pool figures ("-" in lparstat -i)
+    plan = build_plan(e, [finding("S", h, part(h, "desired_proc_units", cur, cur + 1.0, basis="measured"))
+                          for h, cur in (("y", 1.0), ("z", 1.0), ("u", 0.5), ("n", 1.0))])
+    got = {h: _by(plan, "desired_proc_units", h + "lpar") for h in "yzun"}
+    assert got["y"].status == got["z"].status == got["u"].status == "planned"
+    assert not got["y"].unverified and not got["z"].unverified
+    assert "unassigned processing units" in got["u"].unverified and "shared pool 2" in " ".join(got["u"].notes)
+    assert "no pool figures" in got["n"].unverified

@@ -105,6 +105,11 @@ def _lparstat_info(host: Host, parsed: Parsed, path: str, offset: int) -> None:
             setattr(p, ours, value)
             if theirs in lines:
                 p.evidence[ours] = Evidence(path, offset + lines[theirs])
+        for ours, theirs in (("pool_capacity", "maximum_capacity_of_pool"), ("pool_entitled", "entitled_capacity_of_pool")):
+            hundredths = getattr(info, theirs, None)
+            setattr(p, ours, hundredths / 100 if isinstance(hundredths, (int, float)) else None)
+            if theirs in lines:
+                p.evidence[ours] = Evidence(path, offset + lines[theirs])
         host.partition = p
 
 

@@ -51,6 +51,11 @@ class Partition:
     shared_pool_id: int | None = None
     pool_cores: int | None = None  # "Active CPUs in Pool"
     system_cores: int | None = None  # "Active Physical CPUs in system"
+    # the shared pool as the partition saw it when collected, in cores ("Maximum Capacity of Pool"
+    # and "Entitled Capacity of Pool" print hundredths; both "-" unless the partition may collect
+    # pool information): its size and the entitlement of the partitions in it
+    pool_capacity: float | None = None
+    pool_entitled: float | None = None
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     @property

@@ -13,7 +13,9 @@ Checked, in this order, for every partition with HMC changes:
    plan's own reductions (reductions are ordered first): free = the pool's size minus the
    entitlement of its running partitions, and never more than the system's unassigned units
    (``curr_avail_sys_proc_units``). An addition that does not fit is infeasible, with what
-   blocks it. Memory additions likewise fit the system's free memory.
+   blocks it. Memory additions likewise fit the system's free memory. A partition with no HMC
+   output of its frame is checked against the pool room its own ``lparstat -i`` showed
+   (``plan.pool_seen``); with neither, the addition is marked unverified.
 4. **Virtual processor limits.** VPs never above the pool's cores; VPs within what the final
    entitlement allows on the frame's POWER generation (``lparscope.model.generation``): a VP count
    outside is moved inside (the limit wins).
@@ -32,6 +34,7 @@ from ..model.frame import Frame, FramePartition
 from ..model.generation import generation_of, label, vp_range
 from .merge import _num
 from .model import PlannedChange
+from .pool_seen import check_seen_pools
 
 NewChange = Callable[[PlannedChange, str, Any, str, str], PlannedChange]
 
@@ -58,7 +61,7 @@ def check(changes: list[PlannedChange], estate: Estate, fps: dict[str, tuple[Fra
     for attrs in groups.values():
         _maxima(attrs, estate, fps, changes, new_change)
     _measured_vp_floor(changes, fps, estate)
-    _pool_capacity(changes, fps)
+    _pool_capacity(changes, fps, estate)
     _memory_capacity(changes, fps)
     for attrs in groups.values():
         _vp_limits(attrs, estate, fps, changes, new_change)
@@ -131,22 +134,26 @@ def _pool_of(fr: Frame, fp: FramePartition) -> tuple[int, float | None, float | 
     return pid, size, fr.pool_free(pid), name
 
 
-def _pool_capacity(changes: list[PlannedChange], fps: dict) -> None:
+def _pool_capacity(changes: list[PlannedChange], fps: dict, estate: Estate) -> None:
     pools: dict[tuple[str, int], list[PlannedChange]] = {}
     meta: dict[tuple[str, int], tuple[float | None, str]] = {}
+    no_frame: list[PlannedChange] = []  # no HMC output of the partition: lparstat -i's view of its pool
+    unknown: list[PlannedChange] = []
     for c in changes:
         if c.change.attribute != "desired_proc_units" or c.status != "planned" or not c.change.on_hmc:
             continue
         fr, fp = fps.get(c.id, (None, None))
         if fr is None or fp is None or not fp.shared:
-            if _num(c.change.target) is not None and _num(c.change.current) is not None and \
-                    _num(c.change.target) > _num(c.change.current):  # type: ignore[operator]
-                c.unverified = ("the pool's free capacity is not in the data (no HMC output of this partition's frame): "
-                                "check lshwres -r proc --level pool before adding")
+            if _num(c.change.target) is not None and _num(c.change.current) is not None:
+                (no_frame if fp is None else unknown).append(c)
             continue
         pid, _size, free, name = _pool_of(fr, fp)
         pools.setdefault((fr.name, pid), []).append(c)
         meta[(fr.name, pid)] = (free, name)
+    for c in check_seen_pools(no_frame, estate) + unknown:
+        if _num(c.change.target) > _num(c.change.current):  # type: ignore[operator]
+            c.unverified = ("the pool's free capacity is not in the data (no HMC output of this partition's frame, "
+                            "no pool figures in its lparstat -i): check lshwres -r proc --level pool before adding")
     for key, cs in pools.items():
         free, name = meta[key]
         reductions = [c for c in cs if _num(c.change.target) < _num(c.change.current)]  # type: ignore[operator]
