@@ -15,7 +15,8 @@ _PIECES = (
      "root@aix1:/ ", "padmin@vios1:/home/padmin", "[root@lpar2]/", "aix1:/", "hscroot@hmc:~",
      "Command: ", "-El", "-a", "-v", "ent0", "hdisk3", "|", "| |", "foo", "lsattrs", "_x", "9",
      " ", "  ", "\t", "\x0c", "\xa0", "\u3000", "\r", "Running:", "/usr/sbin/", "bash-4.2", "root on vios1:/",
-     "padmin@vios1:[/home/padmin]", ":[", "ioscli ", "/usr/ios/cli/ioscli ", "aix7", "[root@aix1 ~]", "[root@aix1 logs]"]
+     "padmin@vios1:[/home/padmin]", ":[", "ioscli ", "/usr/ios/cli/ioscli ", "aix7", "[root@aix1 ~]", "[root@aix1 logs]",
+     "ssh ", "-l ", "hscroot@hmc1 ", "'", '"', "[console-expect]", "/", "[root@:/tmp]", "-c "]
     + sorted(KNOWN_COMMANDS)
 )
 
@@ -31,7 +32,7 @@ def _expected(lines: list[str]) -> list[tuple[int, object]]:
 def test_random_lines_give_what_parse_prompt_gives() -> None:
     rng = random.Random(20261127)
     found = 0
-    for _ in range(300):
+    for _ in range(400):
         lines = [_line(rng) for _ in range(rng.randint(0, 40))]
         want = _expected(lines)
         assert prompt_lines(lines) == want, lines
@@ -57,3 +58,31 @@ def test_every_kind_of_prompt_among_plain_lines() -> None:
     got = prompt_lines(lines)
     assert got == _expected(lines)
     assert [i for i, _ in got] == [1, 3, 4, 5, 6, 7, 8]
+
+
+def test_remote_shells_path_and_bracket_prompts() -> None:
+    cases = {
+        "root@box# ssh viewer@hmc7 lssyscfg -m s1 -r lpar -F name,state": ("lssyscfg -m s1 -r lpar -F name,state", "hmc7"),
+        '# ssh -p 22 -l hscroot hmc7 "lshwres -r proc -m s1 --level lpar"': ("lshwres -r proc -m s1 --level lpar", "hmc7"),
+        "$ ssh padmin@vios2 ioscli lsmap -all": ("lsmap -all", "vios2"),
+        'hscroot@hmc7:~> viosvrcmd -m s1 -p vios2 -c "lsmap -all -npiv"': ("lsmap -all -npiv", None),
+        "/# ioo -a": ("ioo -a", None),
+        "[console-expect]#lshmc -V": ("lshmc -V", None),
+        "[root@:/home/x]# lsvg -l rootvg": ("lsvg -l rootvg", None),
+        "$ mkvg -vg datavg hdisk6": ("mkvg -vg datavg hdisk6", None),
+    }
+    for line, (command, host) in cases.items():
+        p = parse_prompt(line)
+        assert p is not None and (p.command, p.host) == (command, host), line
+    # a login, a comment that names ssh, a remote command nobody reads: no prompt of a known command
+    for line in ("$ ssh hmc7", "# ssh into the box and look", "# ssh hmc7 the thing"):
+        assert parse_prompt(line) is None, line
+
+
+def test_a_password_request_after_the_command_is_not_output() -> None:
+    from lparscope.sources.prompt_line import leading_prompt
+    lines = ["", "root@box# ssh viewer@hmc7 lssyscfg -r sys -F name", "viewer@hmc7's password:", "frame1"]
+    p, body = leading_prompt(lines)
+    assert p is not None and p.host == "hmc7" and lines[body] == "frame1"
+    assert leading_prompt(["$ sudo lparstat -i", "[sudo] password for admin: ", "Node Name : a"])[1] == 2
+    assert leading_prompt(["# lsattr -El sys0", "Password: yes  True"])[1] == 1  # a value, not a request

@@ -25,6 +25,9 @@ KNOWN_COMMANDS = frozenset(
     lslparutil lshmc lssysconn lssvcevents lsfs vnicstat ioscli raso
     lssp lsrep lsvopt lstcpip lsfware errlog viosbr cluster lscluster lu pv tier failgrp
     ppc64_cpu lscpu lsslot bootlist sysdumpdev chfs emgr
+    mkvg mklv extendlv rmlv chvg extendvg reducevg mirrorvg mkvdev rmvdev loadopt unloadopt
+    mkvopt rmvopt mkrep cfgdev cfgmgr rmdev mkdev chps mkps chsp mkbdsp rmbdsp vfcmap
+    chtcpip mktcpip updateios backupios lsvgl lssw lsgcl viosvrcmd sar
     """.split()
 )
 # Commands typed through another program, read as the command itself: "ioscli lsmap -all", "sudo lparstat 1 5"
@@ -56,6 +59,14 @@ _AGENT_SECTION_RE = re.compile(r"<<<[\w:().= -]{1,80}>>>\s*$")
 _EMPTY_USER_HOST_RE = re.compile(r"\[?[\w.-]+@[\w.-]")
 _EMPTY_HOST_PATH_RE = re.compile(r"[\w.-]+:[/~]")
 _PROGRAM_RE = re.compile(r"\s*([a-z_]+)")  # the first word of a line, after its leading blanks
+# A prompt that is a path alone ("/#", "/home/padmin$": PS1 set to the working directory) or a
+# bracketed word ("[console-expect]#", "[root@:/tmp]#", a test harness's or an empty host's)
+_PATH_ALONE_RE = re.compile(r"[/~][\w./~-]{0,255}$")
+_BRACKET_WORD_RE = re.compile(r"\[[^\]\s]{1,128}\]$")
+# ssh options that take a value (OpenSSH): the destination is the first word after them
+_SSH_VALUE_OPTIONS = frozenset("bcDEeFIiJLlmOopQRSWw")
+# A password or passphrase request right after the command line (ssh, su, sudo)
+_PASSWORD_RE = re.compile(r"[ \t]*(?:\S{1,128}'s |\[sudo\] )?(?:[Pp]assword(?: for \S{1,64})?|Enter passphrase for key '[^']{0,256}'):[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -221,6 +232,8 @@ def parse_prompt(line: str) -> Prompt | None:
             return _bare_command(line)
         elif (h := _HOST_PATH_RE.match(before)) is not None:
             host = h.group("host")
+        elif _PATH_ALONE_RE.match(before) or _BRACKET_WORD_RE.match(before):
+            pass  # "/# ioo -a", "[console-expect]#lshmc -V": no host in it
         elif tight:
             return _bare_command(line)
         elif _SHELL_RE.match(before):
@@ -231,10 +244,57 @@ def parse_prompt(line: str) -> Prompt | None:
             return _bare_command(line)
     elif tight:  # "#lsps -a": a known command written as it is typed alone, right after the sigil
         return _bare_command(cmd)
+    remote = _remote_command(cmd)
+    if remote is not None:  # "ssh hscroot@hmc1 lssyscfg -r sys": the output is the remote host's
+        cmd, host, user = remote
+        named = False
     first = cmd.split()[0].rsplit("/", 1)[-1]
     if first not in KNOWN_COMMANDS and not (named and not tight):
         return None
     return Prompt(command=cmd, host=host, user=user)
+
+
+def _unquoted(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1].strip()
+    return text
+
+
+def _remote_command(cmd: str) -> tuple[str, str | None, str | None] | None:
+    """The command a remote shell runs, with the host it runs on: ``ssh [options] [user@]host CMD``
+    (``rsh``, ``remsh`` alike) or the HMC's ``viosvrcmd ... -c "CMD"`` (the VIOS is named by its
+    partition, not its host name: no host). None when ``cmd`` runs nothing remotely."""
+    words = cmd.split()
+    if not words:
+        return None
+    prog = words[0].rsplit("/", 1)[-1]
+    if prog == "viosvrcmd":
+        for i, w in enumerate(words[:-1]):
+            if w == "-c":
+                inner = _unquoted(" ".join(words[i + 1:]))
+                return (inner, None, None) if inner else None
+        return None
+    if prog not in ("ssh", "rsh", "remsh"):
+        return None
+    i = 1
+    user = None
+    while i < len(words) and words[i].startswith("-"):
+        opt = words[i]
+        if opt == "-l" and i + 1 < len(words):
+            user = words[i + 1]
+        if len(opt) == 2 and opt[1] in _SSH_VALUE_OPTIONS:
+            i += 1  # "-p 22": the value is the next word
+        i += 1
+    if i + 1 >= len(words):
+        return None  # a login, not a command
+    dest = words[i]
+    if "@" in dest:
+        user, dest = dest.split("@", 1)
+    inner = _unquoted(" ".join(words[i + 1:]))
+    if not inner or not re.match(r"[A-Za-z0-9][\w.-]*$", dest):
+        return None
+    return _without_ioscli(inner), dest, user
 
 
 def _without_ioscli(cmd: str) -> str:
@@ -251,5 +311,10 @@ def leading_prompt(lines: list[str]) -> tuple[Prompt | None, int]:
         if not line.strip():
             continue
         p = parse_prompt(line)
-        return (p, i + 1) if p else (None, i)
+        if p is None:
+            return None, i
+        body = i + 1
+        while body < len(lines) and _PASSWORD_RE.match(lines[body]):
+            body += 1  # what ssh or su asked on the way ("Password:"): not output
+        return p, body
     return None, len(lines)
