@@ -160,6 +160,15 @@ def test_single_server_fix_says_what_a_logical_volume_needs():
     assert "-perm and a restart" in text  # the disk in use here: no plain chdev on this VIOS
 
 
+def test_single_server_fix_without_any_disk_backing_asks_no_reserve_change():
+    v1 = host("vios1", "vios")
+    v1.vscsi_mappings += [vscsi("vhost0", 3, vtd="vtscsi1", disk="lpar3_lv01")]
+    (f,) = run_rule(vios_redundancy.single_server, estate(v1))
+    text = "\n".join(f.fix.padmin)
+    assert "reserve_policy" not in text and "a disk (LUN) of its own" in text  # no hdisk here to release
+    assert "mkvdev -vdev <hdisk> -vadapter <vhost>" in text and "mirrorvg" in text
+
+
 def test_the_same_lsmap_in_two_files_is_one_set_of_mappings(tmp_path):
     from lparscope.pipeline import analyze
 

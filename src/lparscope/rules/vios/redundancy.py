@@ -121,12 +121,17 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
             if proto == "vSCSI":
                 local = sorted({m.vtd: getattr(m, "backing_device", None) for m in maps
                                 if not _physical_volume(getattr(m, "backing_device", None))}.items())
+                shared = [  # a LUN both VIOS see: mapped from the second one too, reserve released on both
+                    "# on the second VIOS of the frame, for each client listed (the disk's name there may differ):",
+                    chdev_padmin("<hdisk>", {"reserve_policy": "no_reserve"}) + "   # before mapping",
+                    "mkvdev -vdev <hdisk> -vadapter <vhost> -dev <vtd name>",
+                    f"# on {h.name} the same disks need reserve_policy=no_reserve too (VIOS-BACKING-RESERVE: "
+                    "in use, the change takes -perm and a restart of the VIOS)"]
+                own = [  # no disk backs these mappings: a disk of the second VIOS's own, mirrored in the client
+                    "# on the second VIOS of the frame, for each client listed: a disk (LUN) of its own, mapped",
+                    "mkvdev -vdev <hdisk> -vadapter <vhost> -dev <vtd name>"]
                 fix = Commands(
-                    padmin=["# on the second VIOS of the frame, for each client listed (the disk's name there may differ):",
-                            chdev_padmin("<hdisk>", {"reserve_policy": "no_reserve"}) + "   # before mapping",
-                            "mkvdev -vdev <hdisk> -vadapter <vhost> -dev <vtd name>",
-                            f"# on {h.name} the same disks need reserve_policy=no_reserve too (VIOS-BACKING-RESERVE: "
-                            "in use, the change takes -perm and a restart of the VIOS)"]
+                    padmin=(shared if any(_physical_volume(getattr(m, "backing_device", None)) for m in maps) else own)
                     + [f"# {vtd} is backed by {dev or 'a logical volume or file'}, which only {h.name} can hold: give the "
                        "client a disk from the second VIOS and mirror onto it in the client (extendvg, mirrorvg), or "
                        "move the data to a LUN both VIOS see" for vtd, dev in local],
