@@ -18,9 +18,8 @@ hdisk0            active            639         402         128..00..18..128..12
 
 def test_split_on_prompts_keeps_command_and_host():
     segs = split_and_classify(PASTED)
-    assert [(s.start, s.kind) for s in segs] == [(1, "lsattr"), (4, "oslevel"), (6, "lsvg-l"), (10, None)]
-    assert segs[0].prompt.host == "aix1"
-    assert "not a supported input kind" in segs[3].reason
+    assert [(s.start, s.kind) for s in segs] == [(1, "lsattr"), (4, "oslevel"), (6, "lsvg-l"), (10, "lsvg-p")]
+    assert segs[0].prompt.host == "aix1" and segs[3].prompt.command == "lsvg -p rootvg"
 
 
 def test_split_promptless_paste_at_output_starts():
@@ -209,3 +208,32 @@ def test_lparcfg_is_not_read_as_tunables():
     text = ("# cat /proc/ppc64/lparcfg\nlparcfg 1.9\nserial_number=IBM,0221A7CDW\nsystem_type=IBM,9009-42A\n"
             "partition_id=7\npartition_entitled_capacity=150\nshared_processor_mode=1\n")
     assert [s.kind for s in split_and_classify(text)] == [None]
+
+
+def test_an_output_pasted_without_prompt_under_a_prompted_one_is_cut_where_the_first_stops_reading():
+    text = ("$ lspv\n"
+            "NAME             PVID                                 VG               STATUS\n"
+            "hdisk0           00c5e7d04f1a2b3c                     rootvg           active\n"
+            "hdisk1           00c5e7d04f9e8d7c                     clientvg         active\n"
+            "\n"
+            "then the mapping of the new client:\n"
+            "\n"
+            "SVSA            Physloc                                      Client Partition ID\n"
+            "--------------- -------------------------------------------- ------------------\n"
+            "vhost3          U9009.42A.78AB12C-V1-C14                     0x00000009\n"
+            "\n"
+            "VTD                   vtscsi4\n"
+            "Status                Available\n"
+            "LUN                   0x8100000000000000\n"
+            "Backing device        hdisk1\n"
+            "Physloc               U78D3.001.WZS0ABC-P1-C2-T1-W500507680D0A1B2C-L1000000000000\n"
+            "Mirrored              false\n")
+    segs = split_and_classify(text)
+    assert [(s.kind, s.start, s.prompt.command if s.prompt else None) for s in segs] == [
+        ("lspv", 1, "lspv"), ("lsmap", 6, None)]
+    from lparscope.sources import lsmap
+    m = lsmap.parse(segs[1].text)
+    assert [r.vtd for r in m.records] == ["vtscsi4"]
+    # a prompted output read to its end is never cut, even when a header-like line is inside it
+    whole = split_and_classify("$ lspv\nNAME  PVID  VG  STATUS\nhdisk0  00c5e7d04f1a2b3c  rootvg  active\n")
+    assert len(whole) == 1 and whole[0].kind == "lspv"

@@ -103,7 +103,7 @@ def test_the_prompt_routes_lsvg_vg_here_and_lsvg_l_stays_with_its_kind():
     assert [s.kind for s in split_and_classify(summary + "\n" + lvs)] == ["lsvg", "lsvg-l"]
     piped = "# lsvg -o | lsvg -il\nrootvg:\n" + lvs.split("\n", 2)[2]
     assert [s.kind for s in split_and_classify(piped)] == ["lsvg-l"]
-    assert [s.kind for s in split_and_classify("# lsvg -p rootvg\nrootvg:\nPV_NAME  PV STATE\n")] == [None]
+    assert [s.kind for s in split_and_classify("# lsvg -p rootvg\nrootvg:\nPV_NAME  PV STATE\n")] == ["lsvg-p"]
     assert [s.kind for s in split_and_classify(summary.split("\n", 1)[1])] == ["lsvg"]  # no prompt: by content
 
 

@@ -8,6 +8,7 @@ Every parser module in this package follows one contract:
   (``lsattr -El hdisk0``); used by the splitter when a prompt names the command.
 * ``STARTS``: regular expression matching a line that opens this kind's output
   when no prompt line is present (the splitter cuts pasted outputs there).
+* ``EMBEDS`` (optional): kinds whose ``STARTS`` lines are part of this kind's output.
 * ``detect(text) -> int``: a confidence score 0..100 that ``text`` is this kind.
 * ``parse(text) -> Parsed``: a pure function from text to typed records.
 

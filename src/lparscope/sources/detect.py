@@ -24,6 +24,7 @@ from . import parsers
 from .base import SNAP_RULE, Prompt, is_snap_rule, snap_header, split_lines, strip_ansi
 from .dsh import host_spans
 from .prompt_scan import prompt_lines
+from .detect_tails import late_start, warned_tail
 
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
 # No command output has lines anywhere near this long (the longest real ones, HMC -F lines,
@@ -114,6 +115,8 @@ class _Starts:
 
     def __init__(self, registry: dict[str, ModuleType]) -> None:
         self.kinds = [(k, mod.STARTS) for k, mod in registry.items() if getattr(mod, "STARTS", None) is not None]
+        # kinds whose output holds another kind's table as part of itself (prtconf prints lsvg -p's)
+        self.embeds = {k: frozenset(getattr(mod, "EMBEDS", ())) for k, mod in registry.items()}
         parts = []
         for n, (_, pat) in enumerate(self.kinds):
             flags = pat.flags & ~re.UNICODE
@@ -174,6 +177,7 @@ def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
 # A line several reports print before their own header (lparstat -H/-m/-E, mpstat): it
 # belongs to the output that follows it, so a start line right after it does not cut.
 _SHARED_PREAMBLE = re.compile(r"^\s*System configuration:")
+_NAME_LINE = re.compile(r"[A-Za-z][\w.-]{0,30}:[ \t]*$")
 
 
 def _cut_starts(lines: list[str], lo: int, hi: int, starts: _Starts) -> list[int]:
@@ -188,8 +192,13 @@ def _cut_starts(lines: list[str], lo: int, hi: int, starts: _Starts) -> list[int
             continue
         kind = starts.kind(line)
         if kind is not None:
+            if kind in starts.embeds.get(current or "", ()):
+                kind = current  # part of the output it is in
             if current is not None and kind != current and seen_text and not only_preamble:
-                cuts.append(i)
+                # a "<name>:" line right above a header names what the table is of ("datavg:" above
+                # lsvg -l's or lsvg -p's header): it goes with it
+                above = i - 1 if i - 1 > cuts[-1] and _NAME_LINE.match(lines[i - 1]) else i
+                cuts.append(above)
                 only_preamble = True
             current = kind
         seen_text = True
@@ -293,8 +302,12 @@ def _segments(lines: list[str], registry: dict[str, ModuleType]) -> list[Segment
         hi = cuts[n + 1][0] if n + 1 < len(cuts) else len(lines)
         body_lo = lo + 1 if prompt else lo
         if prompt and _kinds_for_command(prompt.command, registry):
-            pieces.append((lo, hi, prompt))
-            continue
+            tail = warned_tail(lines, lo, hi, prompt, starts, registry, memo, _classify)
+            pieces.append((lo, tail or hi, prompt))
+            if tail is None:
+                continue
+            lo = body_lo = tail  # another output after it, without a prompt of its own: cut as such
+            prompt = None
         sub = _cut_starts(lines, body_lo, hi, starts)
         for m, s in enumerate(sub):
             e = sub[m + 1] if m + 1 < len(sub) else hi
@@ -312,7 +325,7 @@ def _segments(lines: list[str], registry: dict[str, ModuleType]) -> list[Segment
             continue
         seg_text = "\n".join(lines[lo:hi])
         kind, reason = _classify(seg_text, prompt, registry, memo)
-        late = _late_start(lines, lo, hi, starts, registry, memo) if kind is None and prompt is None else None
+        late = late_start(lines, lo, hi, starts, registry, memo, _classify) if kind is None and prompt is None else None
         if late is not None:  # text no parser reads, then an output: two pieces
             head = "\n".join(lines[lo:late])
             segments.append(Segment(lo + 1, head, None, None, _classify(head, None, registry, memo)[1],
@@ -321,32 +334,6 @@ def _segments(lines: list[str], registry: dict[str, ModuleType]) -> list[Segment
             kind, reason = _classify(seg_text, None, registry, memo)
         segments.append(Segment(lo + 1, seg_text, kind, prompt, reason, notes, memo.pop(("parsed", kind, seg_text), None)))
     return segments
-
-
-def _late_start(lines: list[str], lo: int, hi: int, starts: _Starts, registry: dict[str, ModuleType],
-                memo: dict[Any, Any]) -> int | None:
-    """In a piece no parser reads, where an output starts after other text (a title, a note or a code
-    fence above a table must not hide it); else None. The first line that opens an output (a parser's
-    ``STARTS``) or one of the three lines just above it (``rootvg:`` above lsvg -l's header): the one
-    from which that output reads with the fewest warnings, the earliest of equals."""
-    first = next((i for i in range(lo + 1, hi) if lines[i].strip() and starts.kind(lines[i].strip())), None)
-    if first is None:
-        return None
-    best: tuple[int, int] | None = None
-    for j in range(max(lo + 1, first - 3), first + 1):
-        if not lines[j].strip() or not any(ln.strip() for ln in lines[lo:j]):
-            continue
-        text = "\n".join(lines[j:hi])
-        kind, _ = _classify(text, None, registry, memo)
-        if kind is None:
-            continue
-        try:
-            warned = len(registry[kind].parse(text).warnings)
-        except Exception:  # a parser's failure is reported where the piece is parsed
-            continue
-        if best is None or warned < best[0]:
-            best = (warned, j)
-    return best[1] if best is not None else None
 
 
 def _unreadable(text: str, registry: dict[str, ModuleType]) -> str | None:

@@ -56,6 +56,7 @@ from ..numbers import whole
 from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_float, to_int
 
 KIND = "prtconf"
+EMBEDS = ("lsvg-p",)  # its "Volume Groups Information" section is lsvg -p's table: not cut there
 TITLE = "prtconf / lsconf"
 COMMANDS = [r"^(?:prtconf|lsconf)\b(?!.*\s-[A-Za-z]*[cmsLkv])"]
 STARTS = re.compile(r"^System Model:\s*\S")
