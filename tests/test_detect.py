@@ -237,3 +237,14 @@ def test_an_output_pasted_without_prompt_under_a_prompted_one_is_cut_where_the_f
     # a prompted output read to its end is never cut, even when a header-like line is inside it
     whole = split_and_classify("$ lspv\nNAME  PVID  VG  STATUS\nhdisk0  00c5e7d04f1a2b3c  rootvg  active\n")
     assert len(whole) == 1 and whole[0].kind == "lspv"
+
+
+def test_a_report_title_between_system_configuration_and_the_header_stays_in_the_output():
+    text = ("\nSystem configuration: type=Shared mode=Uncapped smt=8 lcpu=16 mem=32768MB ent=1.50 Power=Disabled\n\n"
+            "Physical Processor Utilisation:\n\n"
+            " --------Actual--------              ------Normalised------\n"
+            " user   sys  wait  idle      freq    user   sys  wait  idle\n"
+            " ----  ----  ----  ----   ---------  ----  ----  ----  ----\n"
+            "0.412 0.101 0.000 0.987 3.9GHz[100%] 0.412 0.101 0.000 0.987\n")
+    segs = split_and_classify(text)
+    assert [(s.kind, s.start) for s in segs] == [("lparstat-E", 1)]

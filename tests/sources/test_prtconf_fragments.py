@@ -62,3 +62,19 @@ def test_inactive_volume_groups_are_recorded():
     assert [(g.name, g.active, g.line) for g in groups] == [("arcvg", False, 21), ("exportvg", False, 22), ("rootvg", True, 26)]
     disks = _of(r.records, "VolumeGroupDisk")
     assert [(d.volume_group, d.physical_volume, d.active_vg) for d in disks] == [("rootvg", "hdisk0", True), ("rootvg", "hdisk1", True)]
+
+
+def test_kvm_guest_virtio_locations_and_the_interface_line():
+    text = ("System Model: IBM pSeries (emulated by qemu)\nMachine Serial Number: Not Available\n"
+            "Processor Type: PowerPC_POWER9\nMemory Size: 8192 MB\n \nen0\nNetwork Information\n"
+            "\tHost Name: kvmaix1\n\tIP Address: 10.1.2.3\n \nINSTALLED RESOURCE LIST\n\n"
+            "* scsi0            qemu_virtio-scsi-pci:0000:00:03.0       Virtio SCSI Client Adapter (f41a0800)\n"
+            "* hdisk0           qemu_virtio-scsi-pci:0000:00:03.0-LW_0  MPIO Other Virtio SCSI Disk Drive\n"
+            "* vscsi0                                                   Virtual SCSI Client Adapter\n")
+    r = prtconf.parse(text)
+    assert r.warnings == []
+    res = {x.name: x for x in r.records if type(x).__name__ == "InstalledResource"}
+    assert res["scsi0"].location == "qemu_virtio-scsi-pci:0000:00:03.0"
+    assert res["scsi0"].description == "Virtio SCSI Client Adapter (f41a0800)"
+    assert res["hdisk0"].location.endswith("-LW_0") and res["vscsi0"].location == ""
+    assert r.records[0].values["Network Interface"] == "en0"

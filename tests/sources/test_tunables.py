@@ -101,3 +101,20 @@ def test_hmc_attribute_listings_are_no_tunables():
     assert tunables.detect(physport) == 0
     # one pair per line is still a tunable (nmon's name=value form)
     assert tunables.detect("minfree=960\nmaxfree=1088\n") > 0
+
+
+def test_wrapped_name_whose_values_line_lost_its_indent_in_a_paste():
+    text = ("/# ioo -L\n"
+            "NAME                      CUR    DEF    BOOT   MIN    MAX    UNIT           TYPE\n"
+            "     DEPENDENCIES\n"
+            "--------------------------------------------------------------------------------\n"
+            "j2_dynamicBufferPreallocation\n"
+            "16     16     16     0      256    16K slabs         D\n"
+            "--------------------------------------------------------------------------------\n"
+            "j2_inodeCacheSize         400    400    400    1      1000                     D\n")
+    r = tunables.parse(text)
+    assert r.warnings == []
+    t = r.records[0]
+    assert (t.command, t.name, t.current, t.default, t.boot, t.minimum, t.maximum, t.unit, t.type, t.line) == (
+        "ioo", "j2_dynamicBufferPreallocation", "16", "16", "16", "0", "256", "16K slabs", "D", 5)
+    assert [x.name for x in r.records] == ["j2_dynamicBufferPreallocation", "j2_inodeCacheSize"]

@@ -202,7 +202,7 @@ def _cut_starts(lines: list[str], lo: int, hi: int, starts: _Starts) -> list[int
                 only_preamble = True
             current = kind
         seen_text = True
-        only_preamble = only_preamble and bool(_SHARED_PREAMBLE.match(line))
+        only_preamble = only_preamble and bool(_SHARED_PREAMBLE.match(line) or _is_title(line))  # "Physical Processor Utilisation:"
     return cuts
 
 

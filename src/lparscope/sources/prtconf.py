@@ -64,7 +64,11 @@ STARTS = re.compile(r"^System Model:\s*\S")
 _KV = re.compile(r"^(?P<key>[A-Z][A-Za-z0-9 ./()-]*?):\s*(?P<value>(?:.*\S)?)\s*$")
 # nmon's BBBP copy prints "+" as "p" and "*" as "m".
 _RESOURCE = re.compile(r"^(?P<mark>[+*-]|[pm](?=\s))\s+(?P<name>[A-Za-z][\w.-]*)\s+(?P<rest>(?:.*\S)?)\s*$")
-_LOCATION = re.compile(r"^(?:U[\w.,-]+|P\d[\w-]*|\d\d-\d\d[\w-]*|[A-Z]\d-\S*)$")
+# location codes: physical and virtual (U...), planar (P1-...), old AIX (00-08), and a virtio
+# device's PCI address on KVM guests ("qemu_virtio-scsi-pci:0000:00:02.0-LW_0")
+_LOCATION = re.compile(r"^(?:U[\w.,-]+|P\d[\w-]*|\d\d-\d\d[\w-]*|[A-Z]\d-\S*"
+                       r"|[\w.-]+:[0-9A-Fa-f]{4}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]\S*)$")
+_INTERFACE = re.compile(r"^(?:en|et|ib|ml)\d{1,4}$")
 _PV_ROW = re.compile(r"^(?P<pv>hdisk\w+|\S+)\s+(?P<state>active|missing|removed|\S+)\s+(?P<total>\d+)\s+(?P<free>\d+)\s+(?P<dist>[\d.]+)\s*$")
 _RULE = re.compile(r"^=+$")
 # Labels only prtconf's head prints (detect() of a fragment wants several of them).
@@ -208,6 +212,9 @@ def parse(text: str) -> Parsed:
                 vg = s
                 out.records.append(VolumeGroupEntry(vg, vg_active, lineno))
                 continue
+        if _INTERFACE.match(s):  # the interface "Network Information" is of, printed alone above it
+            cfg.values["Network Interface"] = s
+            continue
         kv = _KV.match(s)
         if kv:
             key, value = kv.group("key"), kv.group("value")

@@ -264,6 +264,9 @@ def parse(text: str) -> Parsed:
         if indented and pending is not None:
             name, name_line = pending
             row = _split_row(raw, cols)
+        elif pending is not None and _VALUE.match(tokens[0]) and not tokens[0][:1].isalpha():
+            name, name_line = pending  # the values line of a wrapped name, its indent lost in a paste
+            row = _split_row(raw, None)
         elif not indented:
             name, name_line = tokens[0], lineno
             row = _split_row(" " * len(name) + raw[len(name):], cols)
