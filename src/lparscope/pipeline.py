@@ -23,7 +23,7 @@ from .rules.engine import Finding, run
 from .sizing.measured import size_estate
 from .sources import Registry
 from .sources.detect import split_and_classify
-from .sources.filenames import NameHint
+from .sources.filenames import NameHint, names_a_host
 
 
 @dataclass
@@ -42,13 +42,14 @@ class Analysis:
 
 
 def _file_host(segments_hosts: list[str | None], folder: str, display: str, name_host: str | None = None) -> str:
-    """The content's host, else the host the file name starts with, else the folder's name."""
+    """The content's host, else the host the file name starts with, else the folder's name (unless
+    it is a generic one, "files", "logs", a command's), else the file's own name."""
     for h in segments_hosts:
         if h:
             return short_host(h)
     if name_host:
         return short_host(name_host)
-    return folder or PurePath(display.split("!")[-1]).stem
+    return folder if names_a_host(folder) else PurePath(display.split("!")[-1]).stem
 
 
 def _internal(estate: Estate, display: str, line: int, kind: str | None, host: str, stage: str,

@@ -75,6 +75,19 @@ class NameHint:
         return "read from the file name: " + ", ".join(parts) if parts else ""
 
 
+# Folder names that tell what a folder holds, not whose outputs they are ("files", "logs", a
+# command's name): a file right inside one is not filed under a host of that name
+_GENERIC_FOLDERS = frozenset(
+    """files file tmp temp data output outputs out logs log collect collection collected inputs input
+    samples sample test tests fixtures examples downloads desktop shared corpus other misc text txt""".split())
+
+
+def names_a_host(folder: str) -> bool:
+    """Whether a folder's name can be the host of the files in it."""
+    low = folder.lower()
+    return bool(folder) and low not in _GENERIC_FOLDERS and low not in KNOWN_COMMANDS
+
+
 def base_name(display: str) -> str:
     """The file's own name, without folders or the bundle it sits in."""
     return re.split(r"[/\\!]", display)[-1]
