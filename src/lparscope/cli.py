@@ -20,9 +20,10 @@ from rich.console import Console
 
 from . import __version__, heap
 from .report.fixscript import render_fix_scripts
-from .report.json_report import build_report, write_json
+from .report.json_report import build_report, write_json, write_json_to
 from .pipeline_guard import describe, guarded_charts
 from .report.terminal import View, render_terminal
+from .reports_cli import check_targets, overwrites_input, write_report
 from .rules.config import DEFAULTS, ConfigError, load
 from .rules.engine import all_rules
 
@@ -99,40 +100,13 @@ def _split(values: Optional[list[str]]) -> list[str]:
     return [v.strip() for x in values or [] for v in x.split(",") if v.strip()]
 
 
-def _write(path: Path, make, err: Console, internal: list[str] | None = None) -> bool:  # type: ignore[no-untyped-def]
-    """Write one report file through ``make(path)``; say why when it cannot be written.
-
-    The file is written beside its target and renamed into place, so a failure never leaves a
-    half-written report that looks complete, and only files that exist are announced. A target that
-    is not a regular file (``/dev/null``, a pipe) is written as it is, never replaced."""
-    special = path.exists() and not path.is_file()
-    tmp = path if special else path.with_name(f".{path.name}.lparscope-tmp")
-    try:
-        make(tmp)
-        if not special:
-            tmp.replace(path)
-        return True
-    except Exception as exc:  # any failure of one writer leaves the other reports to be written
-        if isinstance(exc, (OSError, ImportError, RuntimeError)) or internal is None:
-            err.print(f"[red]error:[/] cannot write {path}: {getattr(exc, 'strerror', None) or exc}", highlight=False)
-        else:
-            internal.append(f"{path}: internal error while writing it: {describe(exc)}")
-            err.print(f"[red]internal error:[/] cannot write {path}: {describe(exc)}", highlight=False)
-        try:
-            if not special:
-                tmp.unlink()
-        except OSError:
-            pass
-        return False
-
-
 @app.command()
 @heap.long_lived()  # the model lives to the end of the command: the collector stops re-scanning it
 def analyze(
     paths: list[str] = typer.Argument(..., help="Files, folders or .tar/.tgz/.zip bundles of command outputs."),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1)."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1); - writes it to standard output (the terminal report then goes to standard error)."),
     html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report."),
-    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write the plan's fix scripts: PATH (an index), PATH-<host>.ksh per host, PATH-hmc.sh (never run; see docs/plan.md)."),
+    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write the plan's fix scripts: PATH (an index), PATH-<host>.ksh per host, PATH-hmc.sh (never run; see docs/plan.md); a folder: PATH/lparscope-fix..."),
     xlsx: Optional[Path] = typer.Option(None, "--xlsx", help="Write inventory, frames and findings as an Excel workbook."),
     peak: Optional[str] = typer.Option(None, "--peak", help="Peak window for sizing from nmon data, e.g. 08:00-18:30 (detected when absent)."),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the nmon recordings were taken in, e.g. Europe/Paris (they carry none)."),
@@ -154,6 +128,14 @@ def analyze(
     from .pipeline import analyze as run_analysis
 
     out, err = Console(), Console(stderr=True)
+    if fix_script is not None and fix_script.is_dir():
+        fix_script = fix_script / "lparscope-fix"  # a folder: the scripts go in it
+    clash = check_targets(paths, {"--json": json_out, "--html": html_out, "--xlsx": xlsx, "--fix-script": fix_script})
+    if clash:
+        err.print(f"[red]error:[/] {clash}", highlight=False)
+        raise typer.Exit(EXIT_USAGE)
+    if json_out is not None and str(json_out) == "-":
+        out = err  # the JSON report goes to standard output alone
     try:
         cfg = load(config)
     except ConfigError as exc:
@@ -211,12 +193,23 @@ def analyze(
         nonlocal failed
         if target is None:
             return
-        if _write(target, make, err, internal):
+        why = overwrites_input(target, paths)
+        if why:  # a fix script named after a host can meet an input's name only now
+            err.print(f"[red]error:[/] not written: {target}: {why}", highlight=False)
+            failed = True
+            return
+        if write_report(target, make, err, internal):
             written.append((label, target))
         else:
             failed = True
 
-    emit("JSON", json_out, lambda p: write_json(report, p))
+    if json_out is not None and str(json_out) == "-":
+        try:
+            write_json_to(report, sys.stdout)
+        except Exception as exc:
+            internal.append(f"JSON report to standard output: {describe(exc)}")
+    else:
+        emit("JSON", json_out, lambda p: write_json(report, p))
     if html_out:
         from .report.html import write_html
         from .report.nmon_charts import estate_charts

@@ -84,6 +84,12 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
     from .simulate.traces import estate_traces
 
     out, err = Console(), Console(stderr=True)
+    from .reports_cli import check_targets
+
+    clash = check_targets(paths, {"--json": json_out, "--html": html_out})
+    if clash:
+        err.print(f"[red]error:[/] {clash}", highlight=False)
+        return EXIT_USAGE
     wanted: list[ch.Change] = []
     try:
         wanted += [ch.parse_option(c) for c in change]

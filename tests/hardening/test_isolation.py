@@ -189,3 +189,37 @@ def test_collect_reports_damage_per_member(tmp_path: Path) -> None:
     got = collect([str(tmp_path / "outer.zip")])
     assert [Path(f.display.split("!")[-1]).name for f in got.files] == ["a.txt"]
     assert any("bad.gz" in p.display and "damaged" in p.message for p in got.problems)
+
+
+def test_a_report_path_that_is_an_input_is_refused_before_reading(tmp_path: Path) -> None:
+    given = good(tmp_path)
+    host = given.parent
+    before = given.read_bytes()
+    for option in ("--json", "--html", "--xlsx", "--fix-script"):
+        for target in (given, host / "new-but-inside.json"):
+            res = CliRunner().invoke(app, ["analyze", str(host), "-q", option, str(target)])
+            if target == given:
+                assert res.exit_code == 2 and "never writes over what it reads" in res.output, (option, res.output)
+            else:  # a new file inside the input folder is not an input yet: written
+                assert res.exit_code == 0, (option, res.output)
+                target.unlink()
+                for extra in host.glob("new-but-inside.json-*"):
+                    extra.unlink()
+    assert given.read_bytes() == before
+    bundle = tmp_path / "aix1.tgz"
+    bundle.write_bytes(_tgz({"aix1/a.txt": LSATTR.encode()}))
+    res = CliRunner().invoke(app, ["analyze", str(bundle), "--html", str(bundle)])
+    assert res.exit_code == 2 and bundle.read_bytes()[:2] == b"\x1f\x8b"
+    same = tmp_path / "r.out"
+    res = CliRunner().invoke(app, ["analyze", str(host), "--json", str(same), "--html", str(same)])
+    assert res.exit_code == 2 and "name the same file" in res.output and not same.exists()
+
+
+def test_json_to_standard_output_and_fix_scripts_into_a_folder(tmp_path: Path) -> None:
+    host = good(tmp_path).parent
+    res = CliRunner().invoke(app, ["analyze", str(host), "-q", "--json", "-"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["schema"] == "lparscope.report/1"  # stdout: the JSON alone
+    folder = tmp_path / "scripts"
+    folder.mkdir()
+    res = CliRunner().invoke(app, ["analyze", str(host), "-q", "--fix-script", str(folder)])
+    assert res.exit_code == 0 and (folder / "lparscope-fix").is_file()

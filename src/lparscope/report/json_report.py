@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
-from typing import Any
+from typing import Any, TextIO
 
 from .. import __version__
 from ..dict_views import DictView, DictViews, plain
@@ -133,6 +133,13 @@ def write_json(report: dict[str, Any], path: Path) -> None:
     """The text of :func:`dumps`, written as it is encoded (a thousand hosts' report is never held
     whole as one string next to its pieces)."""
     write_pieces(chain(_pieces(report), ("\n",)), path)
+
+
+def write_json_to(report: dict[str, Any], stream: TextIO) -> None:
+    """:func:`write_json` to an open text stream (standard output)."""
+    for piece in chain(_pieces(report), ("\n",)):
+        stream.write(piece)
+    stream.flush()
 
 
 def write_pieces(pieces: Iterable[str], path: Path) -> None:

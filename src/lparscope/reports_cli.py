@@ -1,0 +1,71 @@
+"""The report files of ``analyze``: where they may go (never over an input, never two reports in one
+file) and how each is written (beside its target, renamed into place)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from rich.console import Console
+
+from .pipeline_guard import describe
+
+
+def write_report(path: Path, make, err: Console, internal: list[str] | None = None) -> bool:  # type: ignore[no-untyped-def]
+    """Write one report file through ``make(path)``; say why when it cannot be written.
+
+    The file is written beside its target and renamed into place, so a failure never leaves a
+    half-written report that looks complete, and only files that exist are announced. A target that
+    is not a regular file (``/dev/null``, a pipe) is written as it is, never replaced."""
+    special = path.exists() and not path.is_file()
+    tmp = path if special else path.with_name(f".{path.name}.lparscope-tmp")
+    try:
+        make(tmp)
+        if not special:
+            tmp.replace(path)
+        return True
+    except Exception as exc:  # any failure of one writer leaves the other reports to be written
+        if isinstance(exc, (OSError, ImportError, RuntimeError)) or internal is None:
+            err.print(f"[red]error:[/] cannot write {path}: {getattr(exc, 'strerror', None) or exc}", highlight=False)
+        else:
+            internal.append(f"{path}: internal error while writing it: {describe(exc)}")
+            err.print(f"[red]internal error:[/] cannot write {path}: {describe(exc)}", highlight=False)
+        try:
+            if not special:
+                tmp.unlink()
+        except OSError:
+            pass
+        return False
+
+
+def overwrites_input(target: Path, paths: list[str]) -> str | None:
+    """Why writing ``target`` would change what was given (an input file or bundle, or a file in an
+    input folder, which is read as input), else None."""
+    try:
+        where = target.resolve()
+        for given in paths:
+            root = Path(given).resolve()
+            if where == root:
+                return f"it is the input {given}"
+            if root.is_dir() and where.is_relative_to(root) and where.exists():
+                return f"it is a file of the input folder {given}"
+    except (OSError, RuntimeError, ValueError):  # an unresolvable path: the writer says what is wrong with it
+        return None
+    return None
+
+
+def check_targets(paths: list[str], targets: dict[str, Optional[Path]]) -> str | None:
+    """Why the reports cannot be written where asked (a path that would overwrite an input, or that
+    two reports share), else None: the caller stops before reading anything."""
+    seen: dict[Path, str] = {}
+    for option, target in targets.items():
+        if target is None:
+            continue
+        why = overwrites_input(target, paths)
+        if why:
+            return f"{option} {target}: {why}; lparscope never writes over what it reads"
+        key = target.resolve() if str(target) != "-" else target
+        if key in seen:
+            return f"{seen[key]} and {option} name the same file {target}"
+        seen[key] = option
+    return None
