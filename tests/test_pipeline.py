@@ -157,3 +157,16 @@ def test_nmon_evidence_in_the_header_part_shows_the_line_as_written(tmp_path):
     assert any(e.excerpt.startswith("BBBP,") and "pbuf" in e.excerpt for e in header)
     assert all(e.excerpt == lines[e.line - 1].strip() for e in header)
     assert any(e.excerpt.startswith("LPAR snapshot") for e in evidence if e.line > first_snapshot)
+
+
+def test_files_without_a_host_in_a_generic_folder_are_hosts_of_their_own(tmp_path):
+    attrs = "attribute value description user_settable\nmaxuproc {} Maximum number of PROCESSES allowed per user True\n"
+    for folder in ("files", "entstat", "aix7"):
+        (tmp_path / folder).mkdir()
+        for n, name in enumerate(("lsattr_El_sys0_a.txt", "lsattr_El_sys0_b.txt")):
+            (tmp_path / folder / name).write_text(attrs.format(4096 * (n + 1)))
+    hosts = analyze([str(tmp_path)]).estate.hosts
+    # a folder named after a host collects its files; "files" or a command's name does not
+    assert hosts["aix7"].devices["sys0"].attr("maxuproc") == "8192"
+    assert "files" not in hosts and "entstat" not in hosts
+    assert sorted(h for h in hosts if h.startswith("lsattr")) == ["lsattr_El_sys0_a", "lsattr_El_sys0_b"]
