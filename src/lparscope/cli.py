@@ -23,7 +23,7 @@ from .report.fixscript import render_fix_scripts
 from .report.json_report import build_report, write_json, write_json_to
 from .pipeline_guard import describe, guarded_charts
 from .report.terminal import View, render_terminal
-from .reports_cli import check_targets, overwrites_input, write_report
+from .report.targets import check_targets, overwrites_input, write_report
 from .rules.config import DEFAULTS, ConfigError, load
 from .rules.engine import all_rules
 

@@ -84,7 +84,7 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
     from .simulate.traces import estate_traces
 
     out, err = Console(), Console(stderr=True)
-    from .reports_cli import check_targets
+    from .report.targets import check_targets
 
     clash = check_targets(paths, {"--json": json_out, "--html": html_out})
     if clash:

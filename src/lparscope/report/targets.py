@@ -8,7 +8,7 @@ from typing import Optional
 
 from rich.console import Console
 
-from .pipeline_guard import describe
+from ..pipeline_guard import describe
 
 
 def write_report(path: Path, make, err: Console, internal: list[str] | None = None) -> bool:  # type: ignore[no-untyped-def]
