@@ -45,3 +45,19 @@ def test_lparstat_i_pool_figures_land_in_cores_with_their_lines(tmp_path):
     p = analyze([str(tmp_path)]).estate.hosts["lpdb07"].partition
     assert p.shared_pool_id == 2 and p.pool_capacity == 12.0 and p.pool_entitled == 9.3
     assert p.evidence["pool_capacity"].line == 24 and p.evidence["pool_entitled"].line == 25
+
+
+def test_a_second_lparstat_i_of_one_host_with_other_values_is_said(tmp_path):
+    text = (FIX / "lparstat-i" / "aix72_shared_smt8_ame.txt").read_text()
+    (tmp_path / "jan").mkdir()
+    (tmp_path / "jun").mkdir()
+    (tmp_path / "jan" / "lparstat_i.txt").write_text(text)
+    later = text.replace("Partition Number                           : ", "Partition Number                           : 1")
+    (tmp_path / "jun" / "lparstat_i.txt").write_text(later)
+    a = analyze([str(tmp_path)])
+    said = [message for st in a.estate.inputs for _line, message in st.warnings]
+    assert len(said) == 1 and "partition number" in said[0] and "jan/lparstat_i.txt:" in said[0]
+    assert "values read last are used" in said[0]
+    # the same values read twice say nothing
+    (tmp_path / "jun" / "lparstat_i.txt").write_text(text)
+    assert not [w for st in analyze([str(tmp_path)]).estate.inputs for w in st.warnings]

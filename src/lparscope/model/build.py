@@ -82,37 +82,6 @@ def _settle_class(dev: Device) -> None:
 
 # --- appliers ---------------------------------------------------------------------------
 
-_PARTITION_FIELDS = {
-    # Partition field: (LparInfo field, ...)
-    "name": "partition_name", "number": "partition_number", "type": "type", "mode": "mode",
-    "entitled_capacity": "entitled_capacity", "online_vps": "online_virtual_cpus",
-    "max_vps": "maximum_virtual_cpus", "weight": "variable_capacity_weight",
-    "online_memory_mb": "online_memory_mb", "max_memory_mb": "maximum_memory_mb",
-    "min_memory_mb": "minimum_memory_mb", "memory_mode": "memory_mode",
-    "ame_factor": "target_memory_expansion_factor", "ame_size_mb": "target_memory_expansion_size_mb",
-    "shared_pool_id": "shared_pool_id", "pool_cores": "active_cpus_in_pool",
-    "system_cores": "active_physical_cpus_in_system",
-}
-
-
-@_applies("lparstat-i")
-def _lparstat_info(host: Host, parsed: Parsed, path: str, offset: int) -> None:
-    for info in parsed.records:
-        p = Partition()
-        lines = getattr(info, "lines", {}) or {}
-        for ours, theirs in _PARTITION_FIELDS.items():
-            value = getattr(info, theirs, None)
-            setattr(p, ours, value)
-            if theirs in lines:
-                p.evidence[ours] = Evidence(path, offset + lines[theirs])
-        for ours, theirs in (("pool_capacity", "maximum_capacity_of_pool"), ("pool_entitled", "entitled_capacity_of_pool")):
-            hundredths = getattr(info, theirs, None)
-            setattr(p, ours, hundredths / 100 if isinstance(hundredths, (int, float)) else None)
-            if theirs in lines:
-                p.evidence[ours] = Evidence(path, offset + lines[theirs])
-        host.partition = p
-
-
 @_applies("lparstat")
 def _lparstat_stats(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]] | None:
     if host.cpu is not None and host.cpu.origin == "nmon":  # one series per host: the recording's is longer
@@ -333,6 +302,7 @@ def _seastat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
 
 from . import build_system  # noqa: E402,F401  (registers the system-health appliers)
 from . import build_vios  # noqa: E402,F401  (registers the VIOS mapping appliers)
+from . import build_partition  # noqa: E402,F401  (registers the lparstat -i applier)
 
 
 # --- finishing ------------------------------------------------------------------------------

@@ -1,0 +1,71 @@
+"""The partition a host runs in, from ``lparstat -i`` (or an nmon recording's copy of it).
+
+A host has one partition. When a second ``lparstat -i`` of the same host name is read with other
+values, the data holds either two collections of one partition (a DLPAR change between them) or
+two partitions that share a host name (``db01`` on two frames). The values read last are kept, as
+before, but each difference is said, with where the earlier value was read, so the administrator
+knows which collection the report stands on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..sources.base import Parsed
+from .appliers import applies
+from .estate import Evidence, Host, Partition
+
+_PARTITION_FIELDS = {
+    # Partition field: LparInfo field
+    "name": "partition_name", "number": "partition_number", "type": "type", "mode": "mode",
+    "entitled_capacity": "entitled_capacity", "online_vps": "online_virtual_cpus",
+    "max_vps": "maximum_virtual_cpus", "weight": "variable_capacity_weight",
+    "online_memory_mb": "online_memory_mb", "max_memory_mb": "maximum_memory_mb",
+    "min_memory_mb": "minimum_memory_mb", "memory_mode": "memory_mode",
+    "ame_factor": "target_memory_expansion_factor", "ame_size_mb": "target_memory_expansion_size_mb",
+    "shared_pool_id": "shared_pool_id", "pool_cores": "active_cpus_in_pool",
+    "system_cores": "active_physical_cpus_in_system",
+}
+
+# The fields compared between two readings of one host, with how they are named
+_COMPARED = {"number": "partition number", "name": "partition name", "type": "type", "mode": "mode",
+             "entitled_capacity": "entitled capacity", "online_vps": "online virtual processors",
+             "online_memory_mb": "online memory (MB)"}
+
+
+@applies("lparstat-i")
+def _lparstat_info(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]]:
+    said: list[tuple[int, str]] = []
+    for info in parsed.records:
+        p = Partition()
+        lines = getattr(info, "lines", {}) or {}
+        for ours, theirs in _PARTITION_FIELDS.items():
+            value = getattr(info, theirs, None)
+            setattr(p, ours, value)
+            if theirs in lines:
+                p.evidence[ours] = Evidence(path, offset + lines[theirs])
+        for ours, theirs in (("pool_capacity", "maximum_capacity_of_pool"), ("pool_entitled", "entitled_capacity_of_pool")):
+            hundredths = getattr(info, theirs, None)
+            setattr(p, ours, hundredths / 100 if isinstance(hundredths, (int, float)) else None)
+            if theirs in lines:
+                p.evidence[ours] = Evidence(path, offset + lines[theirs])
+        if host.partition is not None:
+            said += _differences(host, host.partition, p, lines)
+        host.partition = p
+    return said
+
+
+def _differences(host: Host, before: Partition, now: Partition, lines: dict[str, Any]) -> list[tuple[int, str]]:
+    """(line in this output, what differs) for each compared field both readings give."""
+    out: list[tuple[int, str]] = []
+    for ours, label in _COMPARED.items():
+        old, new = getattr(before, ours), getattr(now, ours)
+        if old is None or new is None or old == new:
+            continue
+        where = before.evidence.get(ours)
+        why = ("two partitions with one host name, or one collected twice" if ours in ("number", "name")
+               else "two collections of one partition, taken before and after a change")
+        out.append((lines.get(_PARTITION_FIELDS[ours], 1),
+                    f"{host.name}: {label} {new} here, {old} in the lparstat -i read before"
+                    f"{f' ({where})' if where else ''}: {why}; the values read last are used"))
+    return out
