@@ -115,3 +115,11 @@ def test_ending_outputs_are_read_as_their_command(tmp_path: Path) -> None:
     fs = a.estate.hosts["aixtest1"].filesystems
     assert fs["/"].record.filesystem == "/dev/hd4" and fs["/proc"].record.filesystem == "/proc"
     assert text.splitlines()[fs["/"].ev().line - 1].startswith("BBBP,902,ending df -m")
+
+
+def test_blanks_after_the_closing_quote_are_not_part_of_the_value():
+    lines = [(1, "BBBP,000,lparstat -i   "), (2, 'BBBP,001,lparstat -i,"Type                 : Shared-SMT-4"   '),
+             (3, 'BBBP,002,lparstat -i,"Mode                 : Uncapped "\t')]
+    [(cmd, first, text)] = bbbp_outputs(lines)
+    assert cmd == "lparstat -i" and first == 2
+    assert text.split("\n") == ["Type                 : Shared-SMT-4", "Mode                 : Uncapped "]

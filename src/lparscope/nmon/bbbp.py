@@ -72,8 +72,9 @@ def _restored(t: str) -> str:
 
 def _clean(text: str) -> str:
     t = text.rstrip("\r")
-    if len(t) >= 2 and t[0] == '"' and t[-1] == '"':
-        t = t[1:-1]
+    quoted = t.rstrip()  # blanks after the closing quote (a transfer or an editor added them)
+    if len(quoted) >= 2 and quoted[0] == '"' and quoted[-1] == '"':
+        t = quoted[1:-1]
     elif t.startswith('"'):
         t = t[1:]
     return _restored(t)
