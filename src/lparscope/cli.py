@@ -308,6 +308,10 @@ def nmon_export(
         rec = read_nmon(file, tz=tz)
         from .nmon.native import describe
         err.print("njmon recording (JSON) read" if rec.kind == "njmon" else describe(), highlight=False)
+        if not rec.snapshots and not rec.tables:  # nothing of a recording in it: no folder, no header file
+            why = "; ".join(w[1] for w in rec.warnings[:3]) or "no nmon or njmon data"
+            err.print(f"[red]error:[/] {file}: nothing to export ({why})", highlight=False)
+            raise typer.Exit(EXIT_USAGE)
         outdir.mkdir(parents=True, exist_ok=True)
         written = export(rec, to, outdir)  # type: ignore[arg-type]
     except (OSError, ImportError, ValueError, ReadStopped) as exc:  # ReadStopped: e.g. too many sections

@@ -120,3 +120,14 @@ def test_nmon_export_writes_an_njmon_recordings_tables(tmp_path: Path) -> None:
     header, first = (tmp_path / "out" / "LPAR.csv").read_text().splitlines()[:2]
     assert header.startswith('"snapshot","time","PhysicalCPU","entitled","virtualCPUs"')
     assert first.startswith("1,2024-05-06 09:00:00,2.1,1.5,6,")
+
+
+def test_nmon_export_of_a_file_that_is_no_recording_writes_nothing(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from lparscope.cli import app
+
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello\nthis is no recording\n")
+    res = CliRunner().invoke(app, ["nmon", "export", str(notes), str(tmp_path / "out")])
+    assert res.exit_code == 2 and "nothing to export" in res.output and not (tmp_path / "out").exists()
