@@ -170,3 +170,17 @@ def test_files_without_a_host_in_a_generic_folder_are_hosts_of_their_own(tmp_pat
     assert hosts["aix7"].devices["sys0"].attr("maxuproc") == "8192"
     assert "files" not in hosts and "entstat" not in hosts
     assert sorted(h for h in hosts if h.startswith("lsattr")) == ["lsattr_El_sys0_a", "lsattr_El_sys0_b"]
+
+
+def test_padmin_syntax_makes_a_host_a_vios(tmp_path):
+    (tmp_path / "v").mkdir()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "v" / "out.txt").write_text(
+        "$ lsdev -dev fscsi0 -attr\nattribute     value       description                          user_settable\n"
+        "dyntrk        yes         Dynamic Tracking of FC Devices       True\n"
+        "fc_err_recov  fast_fail   FC Fabric Event Error RECOVERY Policy True\n")
+    (tmp_path / "a" / "out.txt").write_text(
+        "# lsattr -El fscsi0\ndyntrk        yes         Dynamic Tracking of FC Devices       True\n")
+    hosts = analyze([str(tmp_path)]).estate.hosts
+    assert hosts["v"].role == "vios" and "padmin command syntax" in hosts["v"].role_reasons[0]
+    assert hosts["a"].role == "aix"

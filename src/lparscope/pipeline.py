@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -150,6 +152,9 @@ def _read_text_file(estate: Estate, f: InputFile, registry: Registry, texts: dic
         warnings = notes + [(offset + w.line, w.message) for w in parsed.warnings]
         if parsed.records:  # records the model cannot hold are warnings too: nothing is dropped silently
             try:
+                if seg.prompt is not None and _PADMIN_SYNTAX.match(seg.prompt.command):
+                    estate.host(host_name).role_reasons.append(
+                        f"VIOS padmin command syntax: {seg.prompt.command[:60]} ({f.display}:{first})")
                 warnings += build.apply(estate.host(host_name), seg.kind, parsed, f.display, offset)  # type: ignore[arg-type]
             except Exception as exc:
                 _internal(estate, f.display, first, seg.kind, host_name, "adding it to the estate model", exc)
@@ -160,6 +165,11 @@ def _read_text_file(estate: Estate, f: InputFile, registry: Registry, texts: dic
         note = "no records found" if not parsed.records else ""
         estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,
                                          "; ".join(x for x in (note, hint_note) if x), warnings))
+
+
+# Commands only the VIOS restricted shell (padmin, ioscli) takes in this form: AIX's lsdev / chdev
+# name a device with -l, the VIOS's with -dev; lsdev -virtual / -type / -slots are ioscli's alone
+_PADMIN_SYNTAX = re.compile(r"(?:lsdev|chdev)\b.*\s-dev\s|lsdev\s+(?:.*\s)?-(?:virtual|type|slots)\b")
 
 
 def _hint_note(hint: NameHint | None, command_used: bool, host_used: bool) -> str:

@@ -27,7 +27,7 @@ KNOWN_COMMANDS = frozenset(
     ppc64_cpu lscpu lsslot bootlist sysdumpdev chfs emgr
     mkvg mklv extendlv rmlv chvg extendvg reducevg mirrorvg mkvdev rmvdev loadopt unloadopt
     mkvopt rmvopt mkrep cfgdev cfgmgr rmdev mkdev chps mkps chsp mkbdsp rmbdsp vfcmap
-    chtcpip mktcpip updateios backupios lsvgl lssw lsgcl viosvrcmd sar
+    chtcpip mktcpip updateios backupios lsvgl lssw lsgcl viosvrcmd sar datapath pcmpath manage_disk_drivers
     """.split()
 )
 # Commands typed through another program, read as the command itself: "ioscli lsmap -all", "sudo lparstat 1 5"
