@@ -222,7 +222,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
     from .model.nmon import apply_recording
     from .nmon.bbbp import command_of
 
-    host_name = short_host(rec.host) if rec.host else (f.folder or PurePath(f.display).stem)
+    host_name = short_host(rec.host) if rec.host else _file_host([], f.folder, f.display)
     warnings = list(rec.warnings)
     host = estate.host(host_name)
     try:

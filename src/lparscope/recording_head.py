@@ -18,6 +18,20 @@ def is_njmon(head: bytes) -> bool:
     return bool(_NJMON.match(head)) and (b"njmon" in head or b"snapshot_seconds" in head)
 
 
+# An nmon line: an upper-case section tag, a comma (BBBP,12,vmstat -v,...; ZZZZ,T0001,...; CPU_ALL,...)
+_NMON_ROW = re.compile(rb"[A-Z][A-Z0-9_]{2,15},[^\n]*$")
+_NMON_TAGS = (b"BBBP,", b"ZZZZ,T", b"CPU_ALL,", b"MEM,", b"LPAR,", b"BBBL,", b"BBBC,", b"DISKBUSY,")
+
+
+def _headless_nmon(head: bytes) -> bool:
+    """nmon lines without the AAA header: the second half of a split recording, or a grep of one
+    (its BBBP lines): nmon's own section tags begin the first lines, all of them nmon rows."""
+    lines = [ln.rstrip(b"\r") for ln in head[:HEAD_BYTES].split(b"\n")[:-1] if ln.strip()][:8]
+    return (len(lines) >= 3 and all(_NMON_ROW.match(ln) for ln in lines)
+            and sum(ln.startswith(_NMON_TAGS) for ln in lines) >= 2)
+
+
 def is_nmon_or_njmon(head: bytes) -> bool:
-    """A recording the nmon reader reads: nmon (AAA lines) or njmon."""
-    return head.lstrip(b"\xef\xbb\xbf").startswith(b"AAA,") or is_njmon(head)
+    """A recording the nmon reader reads: nmon (AAA lines, or nmon rows without them) or njmon."""
+    head = head.lstrip(b"\xef\xbb\xbf")
+    return head.startswith(b"AAA,") or is_njmon(head) or _headless_nmon(head)

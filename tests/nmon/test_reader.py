@@ -340,3 +340,25 @@ def test_parquet_dictionary_only_where_values_repeat(tmp_path: Path) -> None:
     back = pq.read_table(tmp_path / "DISKBUSY.parquet")
     assert back.column("hdisk0").to_pylist() == measured.tolist()
     assert back.column("hdisk1").to_pylist() == [float(i % 3) for i in range(n)]
+
+
+def test_nmon_rows_without_their_aaa_header_are_read_as_a_part_of_a_recording(tmp_path: Path) -> None:
+    from lparscope.pipeline import analyze
+    from lparscope.recording_head import is_nmon_or_njmon
+
+    grep = ('BBBP,812,vmstat -v,"                   42 pending disk I/Os blocked with no pbuf"\n'
+            'BBBP,813,vmstat -v,"                    0 paging space I/Os blocked with no psbuf"\n'
+            'BBBP,814,vmstat -v,"                 1907 filesystem I/Os blocked with no fsbuf"\n')
+    second_half = ("ZZZZ,T0301,10:05:00,06-MAR-2025\nCPU_ALL,T0301,12.1,3.2,0.4,84.3,,8\n"
+                   "ZZZZ,T0302,10:10:00,06-MAR-2025\nCPU_ALL,T0302,15.0,2.9,0.1,82.0,,8\n")
+    assert is_nmon_or_njmon(grep.encode()) and is_nmon_or_njmon(second_half.encode())
+    assert not is_nmon_or_njmon(b"Node Name : aix1\nEntitled Capacity : 2.00\nMode : Capped\n")
+    assert not is_nmon_or_njmon(b"NAME,STATE\nAB1,Running\nAB2,Running\n")  # upper-case CSV, no nmon tags
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "db7_grep_bbbp.txt").write_text(grep)
+    a = analyze([str(folder)])
+    [st] = a.estate.inputs
+    assert st.kind == "nmon" and st.host == "db7_grep_bbbp"  # "logs" names no host
+    assert "no AAA header lines" in st.warnings[0][1]
+    assert a.estate.hosts["db7_grep_bbbp"].vmstat["pending_disk_ios_blocked_with_no_pbuf"].value == 42

@@ -92,7 +92,11 @@ def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None,
         rec.bytes_read = src.size
         return rec
     if not is_nmon(head):
-        r.warn(1, "not an nmon file (no AAA header line)")
+        if looks_like_records(head):
+            r.warn(1, "no AAA header lines (a part of a recording or a grep of one): its host, date and "
+                      "interval are not in it")
+        else:
+            r.warn(1, "not an nmon file (no AAA header line)")
         if not looks_like_records(head):
             r.rec.lines = head.count(b"\n")
             return r.rec

@@ -211,4 +211,4 @@ def ends_with_newline(src: Source) -> bool:
 
 def looks_like_records(head: bytes) -> bool:
     """An nmon excerpt without its AAA header still has TAG,Tnnnn rows."""
-    return re.search(rb"(?m)^[A-Z][A-Z0-9_]*,T\d{4,},", head) is not None
+    return re.search(rb"(?m)^(?:[A-Z][A-Z0-9_]*,T\d{4,},|BBBP,\d+,)", head) is not None
