@@ -67,6 +67,7 @@ QUIET = {
     "CPU-LCPU-OVER-AIX-LIMIT", "MEM-MAX-OVER-64X-MIN", "MEM-PINNED-NEAR-MAXPIN", "AME-LPAR-OVERSIZED",
     "AME-UNCOMPRESSIBLE-WORKLOAD", "WPAR-ADAPTER-UNSUPPORTED", "WPAR-SDDPCM-VERSIONED52",
     "STO-READ-SERVICE-SLOW",  # the example's disks read in 2-3 ms
+    "STO-FC-LINK-ERRORS",  # its FC ports count no physical-layer errors
     # each NPIV client has one virtual FC adapter (vios2 alone serves it: VIOS-SINGLE-SERVER says so)
     "STO-NPIV-NO-REDUNDANCY",
     # the example holds no input these read (physical adapter attributes, lspath, schedo/vmo -L of clients,

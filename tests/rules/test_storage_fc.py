@@ -166,3 +166,22 @@ def test_two_fcstat_runs_keep_the_first_reading(tmp_path):
     dev = analyze([str(tmp_path)]).estate.hosts["aix3"].devices["fcs1"]
     assert dev.stats_first is not None and dev.stats_first.counters["seconds_since_last_reset"] == 604812
     assert dev.stats.counters["seconds_since_last_reset"] == 604912
+
+
+def test_fc_link_errors_rising_warn_one_reading_informs_standing_still_is_quiet():
+    h = host("vios1", "vios")
+    first = _fcs(h, loss_of_sync_count=4, invalid_crc_count=1, seconds_since_last_reset=9000).stats
+    (f,) = run_rule(storage_fc_adapters.fc_link_errors, h)  # one reading: counts since reset
+    assert f.severity == "info" and "loss of sync count 4" in f.message and "one reading" in f.message
+    assert f.fix.padmin == ["fcstat fcs0"] and not f.fix.changes
+    _fcs(h, loss_of_sync_count=4, invalid_crc_count=9, seconds_since_last_reset=9600)
+    h.devices["fcs0"].stats_first = first
+    (f,) = run_rule(storage_fc_adapters.fc_link_errors, h)  # CRC errors rose in 600 s
+    assert (f.severity or f.rule.severity) == "warning" and "invalid crc count 9" in f.message and "loss of sync" not in f.message
+    h.devices["fcs0"].stats.counters["invalid_crc_count"] = 1  # nothing rose: an old burst
+    assert run_rule(storage_fc_adapters.fc_link_errors, h) == []
+    h.devices["fcs0"].stats.counters["seconds_since_last_reset"] = 100  # reset in between: one reading again
+    assert run_rule(storage_fc_adapters.fc_link_errors, h)[0].severity == "info"
+    clean = host("aix1", "aix")
+    _fcs(clean, loss_of_sync_count=0, seconds_since_last_reset=9000)
+    assert run_rule(storage_fc_adapters.fc_link_errors, clean) == []

@@ -171,3 +171,57 @@ def fscsi_recovery(host: Host, cfg: Config) -> Iterator[Finding]:
                       f"{dev.name} on {host.name} has fc_err_recov={recov}, dyntrk={dyn} ({how}).",
                       evidence=dev.attr_ev("fc_err_recov", "dyntrk"), fix=fix, rollback=undo, disruption=["reboot"],
                       values={"current": f"fc_err_recov={recov}, dyntrk={dyn}", "suggested": "fc_err_recov=fast_fail, dyntrk=yes"})
+
+
+_LINK_ERRORS = (*_PHYS_ERRORS, "invalid_tx_word_count", "primitive_seq_protocol_error_count")
+
+
+@rule(
+    id="STO-FC-LINK-ERRORS",
+    title="Physical-layer errors on a Fibre Channel port",
+    severity="warning",
+    category="storage",
+    source="rules-catalogue STO-04 (and its counter table: fcstat Error Frames, Link Failure, Loss of Sync / Signal, Invalid CRC)",
+    rationale="""Error frames, link failures, loss of sync or signal, invalid CRCs and invalid transmission
+    words are counted below SCSI: a cable, a transceiver (SFP) or a switch port that corrupts or
+    drops frames. The I/O is retried, so it shows as service time, not as errors. Raising queue
+    depths or command elements then makes it worse: fix the link first. The counters run since the
+    adapter's last reset, so one reading cannot tell an old burst from a current fault: with two fcstat
+    readings of the port since one reset, a counter that rose is a warning; with one reading the
+    counts are information, to be read again after a busy period. Virtual (NPIV client) ports are
+    not judged: their link is the VIOS port's.""",
+)
+def fc_link_errors(host: Host, cfg: Config) -> Iterator[Finding]:
+    for dev in _fc_stats(host):
+        if _is_vfc_client(dev):
+            continue
+        c = dev.stats.counters
+        counted = {k: c[k] for k in _LINK_ERRORS if isinstance(c.get(k), int) and c[k] > 0}
+        if not counted:
+            continue
+        two = dev.stats_first is not None and hasattr(dev.stats_first, "counters") and not _reset_between(dev)
+        rose = {k: v for k, v in counted.items() if two and v > (dev.stats_first.counters.get(k) or 0)}
+        if two and not rose:
+            continue  # counted before the first reading and not since: an old burst
+        what = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in (rose or counted).items())
+        since = c.get("seconds_since_last_reset")
+        when = ("rose between the two fcstat readings" if rose
+                else f"counted over {since} s since the last reset; one reading, so whether they still rise is unknown"
+                if since is not None else "counted since the last reset; one reading")
+        fix = Commands(root=[f"fcstat {dev.name} | egrep -i 'Error Frames|Link Failure|Loss of Sync|Loss of Signal|Invalid CRC|Invalid Tx'",
+                             "# read it again after a busy period: rising counts are a link fault",
+                             "# check the cable, the transceivers at both ends and the switch port's own error counters; "
+                             "replace what is faulty before tuning queues on this port"],
+                       padmin=[f"fcstat {dev.name}"] if host.is_vios else [])
+        yield finding(fc_link_errors, host, dev.name,
+                      f"{dev.name} on {host.name}: {what} ({when}).",
+                      evidence=dev.stat_ev(*(rose or counted), "seconds_since_last_reset"), fix=fix,
+                      severity=None if rose else "info",
+                      values={"current": what, "suggested": "no physical-layer errors"})
+
+
+def _reset_between(dev: Device) -> bool:
+    """Whether the adapter's counters were reset between its first and last reading (or it cannot be told)."""
+    first = dev.stats_first.counters.get("seconds_since_last_reset")  # type: ignore[union-attr]
+    last = dev.stats.counters.get("seconds_since_last_reset")
+    return first is None or last is None or last < first
