@@ -222,4 +222,4 @@ def test_json_to_standard_output_and_fix_scripts_into_a_folder(tmp_path: Path) -
     folder = tmp_path / "scripts"
     folder.mkdir()
     res = CliRunner().invoke(app, ["analyze", str(host), "-q", "--fix-script", str(folder)])
-    assert res.exit_code == 0 and (folder / "lparscope-fix").is_file()
+    assert res.exit_code == 0 and (folder / "fix.ksh").is_file() and (folder / "fix-hmc.sh").is_file()

@@ -192,3 +192,25 @@ def test_pool_room_per_frame_and_user_pools_stay_half_checked():
     assert not got["y"].unverified and not got["z"].unverified
     assert "unassigned processing units" in got["u"].unverified and "shared pool 2" in " ".join(got["u"].notes)
     assert "no pool figures" in got["n"].unverified
+
+
+def test_a_partition_name_on_two_frames_keeps_two_changes_with_their_own_frames():
+    import copy
+
+    from lparscope.model.estate import Host, Partition
+    e = estate()
+    twin = copy.deepcopy(e.frames["p9frame1"])
+    twin.name, twin.cores_available = "p7frame2", 2.0
+    twin.partitions = {"a": twin.partitions["a"]}
+    twin.partitions["a"].id, twin.partitions["a"].host, twin.partitions["a"].max_ec = 7, "adr", 2.0
+    e.frames["p7frame2"] = twin
+    e.hosts["adr"] = Host("adr", role="aix", partition=Partition(name="a", number=7, type="Shared-SMT-8",
+                                                                 mode="Uncapped", entitled_capacity=0.5, online_vps=12))
+    plan = build_plan(e, [finding("S", "a", part("a", "desired_proc_units", 0.5, 1.4, basis="measured")),
+                          finding("S", "adr", part("adr", "desired_proc_units", 0.5, 1.0, basis="measured"))])
+    ecs = {c.id: c for c in plan.changes if c.change.attribute == "desired_proc_units"}
+    assert set(ecs) == {"p9frame1.a.desired_proc_units", "p7frame2.a.desired_proc_units"}
+    here, there = ecs["p9frame1.a.desired_proc_units"], ecs["p7frame2.a.desired_proc_units"]
+    assert here.frame == "p9frame1" and here.change.target == 1.4 and "p9frame1" in " ".join(here.notes)
+    assert there.frame == "p7frame2" and there.change.target == 1.0 and "p7frame2" in " ".join(there.notes)
+    assert len({c.id for c in plan.changes}) == len(plan.changes)  # an id is one change

@@ -57,6 +57,13 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     merged, conflicts = merge(props)
     changes: list[PlannedChange] = []
     fps: dict[str, tuple[Any, Any]] = {}
+    # a partition name on two frames (a DR copy, a test twin): its changes' ids name the frame too,
+    # so that an id stays one change (--apply ID) and each change keeps its own frame
+    on_frames: dict[str, set[str]] = {}
+    for m in merged:
+        if m.change.on_hmc and m.change.frame:
+            on_frames.setdefault(str(m.change.object), set()).add(m.change.frame)
+    twins = {name for name, frames in on_frames.items() if len(frames) > 1}
 
     def planned(ch: ProposedChange, reasons: list[Reason], notes: list[str]) -> PlannedChange:
         frame = lpar = profile = fp = None
@@ -66,7 +73,8 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
                                                     index=index)
             ch.object = lpar
             ch.frame = frame or ch.frame
-        pc = PlannedChange(change_id(ch, lpar), ch, reasons, frame, lpar, profile, notes=list(notes), needs=needs)
+        cid = change_id(ch, lpar, frame if ch.on_hmc and (lpar or ch.object) in twins else None)
+        pc = PlannedChange(cid, ch, reasons, frame, lpar, profile, notes=list(notes), needs=needs)
         if fp is not None:
             pc.profile_value = fp.profile.get(ch.attribute)
         fps[pc.id] = locate(estate, ch.host, lpar, frame, by_partition=ch.hmc_partition, index=index)

@@ -181,10 +181,14 @@ class Plan:
                 "advice": [a.to_dict() for a in self.advice]}
 
 
-def change_id(c: ProposedChange, lpar: str | None = None) -> str:
-    """A stable id: ``<partition>.<attribute>`` on the HMC, ``<host>.<object>.<attribute>`` on a
-    host; a hash of the same parts when a part is not a plain name."""
-    parts = [lpar or c.object, c.attribute] if c.on_hmc else [c.host, c.object, c.attribute]
+def change_id(c: ProposedChange, lpar: str | None = None, frame: str | None = None) -> str:
+    """A stable id: ``<partition>.<attribute>`` on the HMC (``<frame>.<partition>.<attribute>`` when
+    ``frame`` is given: a partition name the plan meets on two frames), ``<host>.<object>.<attribute>``
+    on a host; a hash of the same parts when a part is not a plain name."""
+    if c.on_hmc:
+        parts = ([frame] if frame else []) + [lpar or c.object, c.attribute]
+    else:
+        parts = [c.host, c.object, c.attribute]
     if all(SAFE_NAME.match(p or "") for p in parts):
         return ".".join(parts)
     digest = hashlib.sha1("\0".join(str(p) for p in parts).encode("utf-8", "replace")).hexdigest()[:10]
