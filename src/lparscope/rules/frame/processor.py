@@ -115,7 +115,7 @@ def frame_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
             big = sorted(members, key=lambda p: -(p.ec or 0))[:5]
             fix = Commands(hmc=["# lower the EC of partitions that do not use it (EC = average use at peak, 000 §3.1), for example:"]
                            + [f"chhwres -m {ms(fr)} -r proc -o r -p {p.name} --procunits <units>" for p in big[:2]]
-                           + ([f"chhwres -m {ms(fr)} -r procpool --poolname {pname} -a max_pool_proc_units={int(-(-total // 1))}"]
+                           + ([f"chhwres -m {ms(fr)} -r procpool -o s --poolname {pname} -a max_pool_proc_units={int(-(-total // 1))}"]
                               if pid else []))
             undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o a -p {p.name} --procunits <units>" for p in big[:2]])
             yield finding(frame_ec_above_pool, fr.name, f"{pname} (pool {pid})",
@@ -198,9 +198,9 @@ def frame_pool_peak(estate: Estate, cfg: Config) -> Iterator[Finding]:
             at = max(pool.use, key=lambda u: u.physc)
             new = int(-(-peak * 1.2 // 1))
             name = pool.name or f"pool {pid}"
-            fix = Commands(hmc=[f"chhwres -m {ms(fr)} -r procpool --poolname {name} -a max_pool_proc_units={new}",
+            fix = Commands(hmc=[f"chhwres -m {ms(fr)} -r procpool -o s --poolname {name} -a max_pool_proc_units={new}",
                                 "# check the licences that the pool's maximum stands for before raising it"])
-            undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r procpool --poolname {name} -a max_pool_proc_units={pool.max_units:g}"])
+            undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r procpool -o s --poolname {name} -a max_pool_proc_units={pool.max_units:g}"])
             yield finding(frame_pool_peak, fr.name, name,
                           f"{fr.name}: shared pool {name} peaked at {peak:.2f} of its {pool.max_units:g} processor units "
                           f"({len(pool.use)} samples; partitions {', '.join(pool.partitions) or '?'}).",
