@@ -214,3 +214,92 @@ def test_a_partition_name_on_two_frames_keeps_two_changes_with_their_own_frames(
     assert here.frame == "p9frame1" and here.change.target == 1.4 and "p9frame1" in " ".join(here.notes)
     assert there.frame == "p7frame2" and there.change.target == 1.0 and "p7frame2" in " ".join(there.notes)
     assert len({c.id for c in plan.changes}) == len(plan.changes)  # an id is one change
+
+
+def test_a_reduction_only_a_restart_applies_frees_nothing_for_dlpar_additions():
+    # c's EC 1.0 -> 0.05 is below its running minimum 0.1: a profile change, applied at its restart,
+    # which comes after the DLPAR additions: a's +0.6 cannot count on it (0.2 free)
+    e = estate(avail=0.2)
+    plan = build_plan(e, [
+        finding("R1", "c", part("c", "desired_proc_units", 1.0, 0.05, basis="measured")),
+        finding("R2", "a", part("a", "desired_proc_units", 0.5, 1.1, basis="measured")),
+    ])
+    a, c = _by(plan, "desired_proc_units", "a"), _by(plan, "desired_proc_units", "c")
+    assert c.change.method == "profile" and a.status == "infeasible"
+    assert "0.00 released" in a.blocked
+
+
+def test_pools_of_one_frame_share_its_unassigned_units():
+    from lparscope.model.frame import SharedPool
+    e = estate(avail=1.0)
+    fr = e.frames["p9frame1"]
+    fr.pools[1] = SharedPool(1, "OraPool", max_units=8.0)
+    fr.partitions["a"].pool_id = 1  # a alone in OraPool: 7.5 units of room there
+    plan = build_plan(e, [finding("S", "a", part("a", "desired_proc_units", 0.5, 1.3, basis="measured")),
+                          finding("S", "c", part("c", "desired_proc_units", 1.0, 1.6, basis="measured"))])
+    a, c = _by(plan, "desired_proc_units", "a"), _by(plan, "desired_proc_units", "c")
+    # 1.0 unassigned on the frame: a's 0.8 takes it (its pool has room), c's 0.6 then does not fit
+    assert a.status == "planned" and "unassigned on the frame" in " ".join(a.notes)
+    assert c.status == "infeasible" and "unassigned processing units left for all its pools" in c.blocked
+
+
+def test_a_vp_cut_waits_for_the_ec_cut_it_needs_when_that_one_waits_for_a_restart():
+    e = estate()
+    fp = e.frames["p9frame1"].partitions["b"]  # EC 2.0 on 2 VPs; running minimum EC 1.5
+    fp.min_ec = 1.5
+    plan = build_plan(e, [finding("S", "b", part("b", "desired_proc_units", 2.0, 0.5, basis="measured"),
+                                  part("b", "desired_procs", 2, 1, basis="measured"))])
+    ec, vp = _by(plan, "desired_proc_units", "b"), _by(plan, "desired_procs", "b")
+    assert ec.change.method == "profile"  # below the running minimum: applies at the restart
+    # 1 VP cannot carry the 2.0 EC that runs until then: the VP cut goes with the profile too
+    assert vp.change.method == "profile" and "goes with the profile change of desired_proc_units" in " ".join(vp.notes)
+    assert vp.step == ec.step
+    # the EC cut by DLPAR (no minimum in the way): both by DLPAR, in one step
+    plan = build_plan(estate(), [finding("S", "b", part("b", "desired_proc_units", 2.0, 0.5, basis="measured"),
+                                         part("b", "desired_procs", 2, 1, basis="measured"))])
+    assert {_by(plan, a, "b").change.method for a in ("desired_proc_units", "desired_procs")} == {"dlpar"}
+
+
+def _step_order(plan, lpar):
+    return [i.split(".")[-1] for s in plan.steps for i in s.ids if i.startswith(lpar + ".")]
+
+
+def test_within_a_step_each_command_leaves_the_partition_valid():
+    # a profile step: the maximum is raised before the value that needs it
+    plan = build_plan(estate(avail=20.0, pool=32.0), [
+        finding("S", "a", part("a", "desired_proc_units", 0.5, 13.0, basis="measured"),
+                part("a", "desired_procs", 12, 14, basis="measured"))])
+    assert _by(plan, "desired_proc_units", "a").method == "profile" and _by(plan, "max_proc_units", "a").serves
+    order = _step_order(plan, "a")
+    assert order.index("max_proc_units") < order.index("desired_proc_units")
+    # DLPAR cuts on POWER9: EC 4.0 -> 1.2 with 20 VPs -> 2: the EC goes first (2 VPs cannot carry 4.0)
+    e = estate()
+    fp = e.frames["p9frame1"].partitions["c"]
+    fp.ec, fp.vps, fp.max_ec = 4.0, 20, 24.0
+    plan = build_plan(e, [finding("S", "c", part("c", "desired_proc_units", 4.0, 1.2, basis="measured"),
+                                  part("c", "desired_procs", 20, 2, basis="measured"))])
+    assert {_by(plan, a, "c").method for a in ("desired_proc_units", "desired_procs")} == {"dlpar"}
+    assert _step_order(plan, "c") == ["desired_proc_units", "desired_procs"]
+    # the same on POWER7 (0.1 per VP at least): neither can go first, so both go with the profile
+    e = estate(model="9179-MHB")
+    fp = e.frames["p9frame1"].partitions["c"]
+    fp.ec, fp.vps, fp.max_ec = 4.0, 20, 24.0
+    plan = build_plan(e, [finding("S", "c", part("c", "desired_proc_units", 4.0, 1.2, basis="measured"),
+                                  part("c", "desired_procs", 20, 2, basis="measured"))])
+    ec, vp = _by(plan, "desired_proc_units", "c"), _by(plan, "desired_procs", "c")
+    assert ec.method == vp.method == "profile" and "no order of DLPAR commands" in " ".join(ec.notes)
+
+
+def test_an_ame_factor_cut_goes_with_its_memory_addition():
+    def plan_for(avail_mb):
+        e = estate()
+        e.frames["p9frame1"].mem_available = avail_mb
+        return build_plan(e, [finding("AME-AMEPAT-DEFICIT", "a", part("a", "desired_mem", 65536, 81920, basis="measured"),
+                                      part("a", "mem_expansion", 1.8, 1.44, basis="measured"))])
+    plan = plan_for(8192)  # 16384 MB more does not fit 8192 free: the factor cut alone would shrink memory
+    mem, factor = _by(plan, "desired_mem", "a"), _by(plan, "mem_expansion", "a")
+    assert mem.status == "infeasible" and factor.status == "infeasible" and "goes with a.desired_mem" in factor.blocked
+    plan = plan_for(32768)  # it fits: memory first, then the lower factor, in one step
+    mem, factor = _by(plan, "desired_mem", "a"), _by(plan, "mem_expansion", "a")
+    assert mem.status == factor.status == "planned" and mem.step == factor.step
+    assert _step_order(plan, "a").index("desired_mem") < _step_order(plan, "a").index("mem_expansion")

@@ -40,6 +40,27 @@ def _safe(c: PlannedChange) -> str:
     return ""
 
 
+def _unserved(changes: list[PlannedChange]) -> None:
+    """Changes that only make sense with another that cannot be made: a profile limit raised for an
+    infeasible value, an AME factor lowered beside a memory addition of the same finding that does not
+    fit (a lower factor alone would shrink the partition's expanded memory)."""
+    by_id = {c.id: c for c in changes}
+    for c in changes:
+        base = by_id.get(c.serves) if c.serves else None
+        if base is not None and base.status == "infeasible" and c.status == "planned":
+            c.status, c.blocked = "infeasible", f"made for {base.id}, which cannot be made: {base.blocked}"
+    memory = {(c.frame, c.lpar): c for c in changes if c.change.on_hmc and c.change.attribute == "desired_mem"}
+    for c in changes:
+        mem = memory.get((c.frame, c.lpar))
+        if c.change.attribute != "mem_expansion" or c.status != "planned" or mem is None or mem.status != "infeasible":
+            continue
+        own = {(r.rule_id, r.subject) for r in c.reasons}
+        if own and own <= {(r.rule_id, r.subject) for r in mem.reasons}:
+            c.status = "infeasible"
+            c.blocked = (f"goes with {mem.id}, which cannot be made ({mem.blocked}): a lower expansion factor "
+                         f"without that memory would shrink the expanded memory")
+
+
 def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
     """The plan for these findings on this estate (see docs/plan.md)."""
     findings = list(findings)
@@ -99,6 +120,7 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
         return pc
 
     checks = feasible.check(changes, estate, fps, new_change)
+    _unserved(changes)
     for c in changes:
         why = _safe(c)
         if why and c.status != "in-place":
@@ -110,5 +132,7 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
             raise AssertionError(f"two targets for {k}")
         seen[k] = c
     steps = order(changes, estate, fps)
-    changes.sort(key=lambda c: (c.step is None, c.step or 0, c.host, c.change.object, c.change.attribute))
+    within = {cid: n for st in steps for n, cid in enumerate(st.ids)}  # a step's own order (plan/sequence.py)
+    changes.sort(key=lambda c: (c.step is None, c.step or 0, within.get(c.id, 0), c.host, c.change.object,
+                                c.change.attribute))
     return Plan(changes, conflicts, steps, checks, advice, feasible.frame_totals(changes, estate))

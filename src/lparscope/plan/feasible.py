@@ -34,7 +34,8 @@ from ..model.frame import Frame, FramePartition
 from ..model.generation import generation_of, label, vp_range
 from .merge import _num
 from .model import PlannedChange
-from .pool_seen import check_seen_pools
+from .capacity import memory_capacity, pool_capacity
+from .sequence import dlpar_path
 
 NewChange = Callable[[PlannedChange, str, Any, str, str], PlannedChange]
 
@@ -61,10 +62,18 @@ def check(changes: list[PlannedChange], estate: Estate, fps: dict[str, tuple[Fra
     for attrs in groups.values():
         _maxima(attrs, estate, fps, changes, new_change)
     _measured_vp_floor(changes, fps, estate)
-    _pool_capacity(changes, fps, estate)
-    _memory_capacity(changes, fps)
     for attrs in groups.values():
         _vp_limits(attrs, estate, fps, changes, new_change)
+        _dlpar_or_profile(attrs, fps)
+    pool_capacity(changes, fps, estate)
+    memory_capacity(changes, fps)
+    for attrs in groups.values():  # an EC addition the pool cannot take leaves the EC as it is: VPs again
+        ec, vp = attrs.get("desired_proc_units"), attrs.get("desired_procs")
+        if ec is not None and ec.status == "infeasible":
+            if vp is not None and any(n.startswith(_WITH_PROFILE) for n in vp.notes):
+                vp.change.method = "dlpar"  # it waited for that EC change's restart, which will not come
+                vp.notes = [n for n in vp.notes if not n.startswith(_WITH_PROFILE)]
+            _vp_limits(attrs, estate, fps, changes, new_change)
     checks += _profiles_fit(changes, fps)
     return checks
 
@@ -111,6 +120,7 @@ def _maxima(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, changes:
                 extra = new_change(c, bound_attr, c.change.target, "profile",
                                    f"profile {word} so that {attr} {t:g} can be activated")
                 extra.change.current = run
+                extra.serves = c.id  # without that value, no reason to move the limit
                 attrs[bound_attr] = extra
                 changes.append(extra)
     # a lowered maximum never goes below the value the plan sets
@@ -126,103 +136,37 @@ def _maxima(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, changes:
             mx.change.target = floor
 
 
-def _pool_of(fr: Frame, fp: FramePartition) -> tuple[int, float | None, float | None, str]:
-    pid = fp.pool_id or 0
-    size, _ev = fr.pool_size(pid)
-    pool = fr.pools.get(pid)
-    name = (pool.name if pool is not None and pool.name else None) or ("DefaultPool" if pid == 0 else f"pool {pid}")
-    return pid, size, fr.pool_free(pid), name
-
-
-def _pool_capacity(changes: list[PlannedChange], fps: dict, estate: Estate) -> None:
-    pools: dict[tuple[str, int], list[PlannedChange]] = {}
-    meta: dict[tuple[str, int], tuple[float | None, str]] = {}
-    no_frame: list[PlannedChange] = []  # no HMC output of the partition: lparstat -i's view of its pool
-    unknown: list[PlannedChange] = []
-    for c in changes:
-        if c.change.attribute != "desired_proc_units" or c.status != "planned" or not c.change.on_hmc:
-            continue
-        fr, fp = fps.get(c.id, (None, None))
-        if fr is None or fp is None or not fp.shared:
-            if _num(c.change.target) is not None and _num(c.change.current) is not None:
-                (no_frame if fp is None else unknown).append(c)
-            continue
-        pid, _size, free, name = _pool_of(fr, fp)
-        pools.setdefault((fr.name, pid), []).append(c)
-        meta[(fr.name, pid)] = (free, name)
-    for c in check_seen_pools(no_frame, estate) + unknown:
-        if _num(c.change.target) > _num(c.change.current):  # type: ignore[operator]
-            c.unverified = ("the pool's free capacity is not in the data (no HMC output of this partition's frame, "
-                            "no pool figures in its lparstat -i): check lshwres -r proc --level pool before adding")
-    for key, cs in pools.items():
-        free, name = meta[key]
-        reductions = [c for c in cs if _num(c.change.target) < _num(c.change.current)]  # type: ignore[operator]
-        additions = [c for c in cs if _num(c.change.target) > _num(c.change.current)]  # type: ignore[operator]
-        released = sum(_num(c.change.current) - _num(c.change.target) for c in reductions)  # type: ignore[operator,misc]
-        if free is None:
-            for c in additions:
-                c.unverified = f"the free capacity of {name} on {key[0]} is not in the data"
-            continue
-        avail = free + released
-        rank = {"limit": 0, "measured": 1, "heuristic": 2}
-        for c in sorted(additions, key=lambda c: (rank[c.change.basis], not c.change.vios, c.host)):
-            need = _num(c.change.target) - _num(c.change.current)  # type: ignore[operator]
-            if need <= avail + 1e-9:
-                avail -= need
-                c.notes.append(f"fits {name} on {key[0]}: {avail + need:.2f} processing units free before it, "
-                               f"{avail:.2f} after")
-            else:
-                c.status = "infeasible"
-                c.blocked = (f"{name} on {key[0]} has {avail:.2f} processing units free after the plan's reductions "
-                             f"({free:.2f} free now + {released:.2f} released) and this needs {need:.2f}: free "
-                             f"capacity first (reduce another partition's entitlement or add cores)")
-
-
-def _memory_capacity(changes: list[PlannedChange], fps: dict) -> None:
-    frames: dict[str, list[PlannedChange]] = {}
-    fobj: dict[str, Frame] = {}
-    for c in changes:
-        if c.change.attribute != "desired_mem" or c.status != "planned" or not c.change.on_hmc:
-            continue
-        fr, _fp = fps.get(c.id, (None, None))
-        if fr is None or fr.mem_available is None:
-            continue
-        frames.setdefault(fr.name, []).append(c)
-        fobj[fr.name] = fr
-    for name, cs in frames.items():
-        avail = float(fobj[name].mem_available or 0)
-        avail += sum(_num(c.change.current) - _num(c.change.target) for c in cs  # type: ignore[operator,misc]
-                     if _num(c.change.target) < _num(c.change.current))  # type: ignore[operator]
-        for c in sorted(cs, key=lambda c: c.host):
-            need = _num(c.change.target) - _num(c.change.current)  # type: ignore[operator]
-            if need <= 0:
-                continue
-            if need <= avail:
-                avail -= need
-            else:
-                c.status = "infeasible"
-                c.blocked = f"{name} has {avail:.0f} MB of memory free after the plan's reductions and this needs {need:.0f} MB"
-
-
 def _vp_limits(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, changes: list[PlannedChange],
                new_change: NewChange) -> None:
+    gen = _vp_range_fit(attrs, estate, fps, changes, new_change)
+    any_c = _first(attrs)
+    fr, fp = fps.get(any_c.id, (None, None))
+    host = estate.hosts.get(any_c.host)
+    if fp is None or fp.shared:
+        _one_moment(attrs.get("desired_proc_units"), attrs.get("desired_procs"), fp,
+                    host.partition if host is not None else None, gen)
+
+
+def _vp_range_fit(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, changes: list[PlannedChange],
+                  new_change: NewChange) -> float | None:
+    """VPs moved within what the final EC allows; the frame's (or host's) POWER generation."""
     any_c = _first(attrs)
     fr, fp = fps.get(any_c.id, (None, None))
     host = estate.hosts.get(any_c.host)
     hp = host.partition if host is not None else None
     if fp is not None and not fp.shared:
-        return
+        return None
     if fp is None and (hp is None or not hp.shared):
-        return
+        return None
     ec_c, vp_c = attrs.get("desired_proc_units"), attrs.get("desired_procs")
     ec = _value(ec_c, fp.ec if fp is not None else hp.entitled_capacity)  # type: ignore[union-attr]
     vp = _value(vp_c, fp.vps if fp is not None else hp.online_vps)  # type: ignore[union-attr]
-    if ec is None or vp is None:
-        return
     gen = generation_of(fr.model) if fr is not None else None
     gen_from = f"{fr.name} is a {fr.model} ({label(gen)})" if gen is not None and fr is not None else ""
     if gen is None and host is not None:
         gen, gen_from = _host_generation(host)
+    if ec is None or vp is None:
+        return gen
     pool_cores = None
     if fr is not None and fp is not None:
         size, _ = fr.pool_size(fp.pool_id or 0)
@@ -236,19 +180,64 @@ def _vp_limits(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, chang
             hi, why = pool_cores, why + f"; the pool has {pool_cores} cores"
         lo = min(lo, hi)
     if lo <= vp <= hi:
-        return
+        return gen
     want = hi if vp > hi else lo
     if vp_c is not None and vp_c.status == "planned":
         vp_c.notes.append(f"moved from {vp:g} to {want}: {why}")
         vp_c.change.target = want
         if vp_c.change.basis != "limit":
             vp_c.change.basis = "limit"
-        return
+        return gen
     base = ec_c or any_c
     extra = new_change(base, "desired_procs", want, "dlpar", why)
     extra.change.current = int(vp)
     attrs["desired_procs"] = extra
     changes.append(extra)
+    return gen
+
+
+def _dlpar_or_profile(attrs: dict[str, PlannedChange], fps: dict) -> None:
+    """A partition's processor changes that no order of DLPAR commands can make (each must leave the
+    partition valid) are made in its profile together, applied at the restart."""
+    fr, fp = fps.get(_first(attrs).id, (None, None))
+    procs = [c for a, c in attrs.items() if a in ("desired_proc_units", "desired_procs")]
+    if dlpar_path(procs, fr, fp):
+        return
+    for c in procs:
+        if c.status == "planned" and c.change.method == "dlpar":
+            c.change.method = "profile"
+            c.notes.append("no order of DLPAR commands keeps the partition valid on the way (each VP carries "
+                           "between its minimum share and one processing unit): set in the profile with the "
+                           "other processor values and applied at the restart")
+
+
+_WITH_PROFILE = "goes with the profile change of"
+
+
+def _one_moment(ec_c: PlannedChange | None, vp_c: PlannedChange | None, fp: FramePartition | None, hp: Any,
+                gen: float | None) -> None:
+    """An EC and a VP change of one partition applied at different moments (one by DLPAR now, the other
+    with the profile at the restart): the DLPAR one must hold with the other's running value, else it
+    goes with the profile too (the HMC refuses, e.g., 1 VP while the EC is still 4.0)."""
+    if ec_c is None or vp_c is None or ec_c.status != "planned" or vp_c.status != "planned":
+        return
+    if ec_c.change.method == vp_c.change.method:
+        return  # applied in one step, in an order that holds (plan/sequence.py)
+    now, later = (ec_c, vp_c) if ec_c.change.method == "dlpar" else (vp_c, ec_c)
+    run_ec = _num(fp.ec if fp is not None else getattr(hp, "entitled_capacity", None))
+    run_vp = _num(fp.vps if fp is not None else getattr(hp, "online_vps", None))
+    ec = _num(ec_c.change.target) if now is ec_c else run_ec
+    vp = _num(vp_c.change.target) if now is vp_c else run_vp
+    if ec is None or vp is None:
+        return
+    lo, hi = vp_range(ec, gen)
+    if lo <= vp <= hi:
+        return
+    now.change.method = "profile"
+    running = run_ec if later is ec_c else run_vp
+    now.notes.append(f"{_WITH_PROFILE} {later.change.attribute}: while it stays {running:g} until the "
+                     f"restart, {now.change.attribute} {_num(now.change.target):g} is outside what the HMC allows "
+                     f"(EC {ec:.2f} allows {lo}..{hi} VPs), so DLPAR would refuse it now")
 
 
 def _host_generation(host: Any) -> tuple[float | None, str]:

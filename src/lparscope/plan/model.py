@@ -34,6 +34,7 @@ class PlannedChange:
     needs: list[str] = field(default_factory=list)  # names the inputs do not give
     notes: list[str] = field(default_factory=list)
     step: int | None = None
+    serves: str = ""  # the id of the change this one is made for (a profile limit raised so that it fits)
 
     # short-hands
     @property

@@ -18,6 +18,7 @@ from ..model.estate import Estate
 from ..model.frame import Frame
 from .merge import _num
 from .model import PlannedChange, Step
+from .sequence import sequence
 
 
 def _partner(fr: Frame | None, name: str | None) -> str | None:
@@ -84,9 +85,14 @@ def order(changes: list[PlannedChange], estate: Estate,
     for frame in frames:
         cs = on_hmc.get(frame, [])
         dl = [c for c in cs if c.method == "dlpar"]
+        # an AME factor lowered beside a memory addition comes after it (alone first, it would shrink the
+        # partition's expanded memory in between)
+        adding_mem = {c.lpar for c in dl if c.change.attribute == "desired_mem" and _direction(c) > 0}
+        later = [c for c in dl if c.change.attribute == "mem_expansion" and c.lpar in adding_mem]
         red = st.add("hmc", frame, "DLPAR reductions (they free the capacity the additions use)",
-                     [c for c in dl if _direction(c) < 0], "none", False)
-        add = st.add("hmc", frame, "DLPAR additions", [c for c in dl if _direction(c) > 0], "none", False, [red or 0])
+                     sequence([c for c in dl if _direction(c) < 0 and c not in later], fps), "none", False)
+        add = st.add("hmc", frame, "DLPAR additions",
+                     sequence([c for c in dl if _direction(c) > 0 or c in later], fps), "none", False, [red or 0])
         st.add("hmc", frame, "DLPAR settings", [c for c in dl if _direction(c) == 0], "none", False,
                [red or 0, add or 0])
         by_lpar: dict[str, list[PlannedChange]] = {}
@@ -97,7 +103,7 @@ def order(changes: list[PlannedChange], estate: Estate,
             pcs = by_lpar[lpar]
             after, checks = vios_gate(pcs[0], lpar)
             n = st.add("hmc", frame, f"profile of {lpar}; then shut {lpar} down and activate it from the profile",
-                       pcs, "partition restart", True, [red or 0, add or 0, *after], checks)
+                       sequence(pcs, fps), "partition restart", True, [red or 0, add or 0, *after], checks)
             if pcs[0].change.vios and n:
                 vios_windows[lpar] = n
     # hosts: VIOS first (pairs in order), then the others

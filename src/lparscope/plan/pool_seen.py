@@ -73,7 +73,9 @@ def _fit(pool: _Pool, pid: int) -> None:
     cs = pool.changes
     reductions = [c for c in cs if _num(c.change.target) < _num(c.change.current)]  # type: ignore[operator]
     additions = [c for c in cs if _num(c.change.target) > _num(c.change.current)]  # type: ignore[operator]
-    released = sum(_num(c.change.current) - _num(c.change.target) for c in reductions)  # type: ignore[operator,misc]
+    # a DLPAR reduction gives its units back before the additions; a profile one only at its restart
+    released = sum(_num(c.change.current) - _num(c.change.target) for c in reductions  # type: ignore[operator,misc]
+                   if c.change.method == "dlpar")
     room = max(pool.room or 0.0, 0.0)
     avail = room + released
     for c in sorted(additions, key=lambda c: (_RANK.get(c.change.basis, 3), not c.change.vios, c.host)):

@@ -169,9 +169,12 @@ _FORMAT = {"desired_proc_units": "%.2f"}
 
 
 def hmc_changes(plan: dict[str, Any]) -> list[dict[str, Any]]:
+    """The planned HMC changes in the order they are made: by step, and in a step as the plan lists
+    them (a maximum raised before the value that needs it, VPs cut before the EC they carry ...)."""
+    within = {cid: n for st in plan.get("steps", []) for n, cid in enumerate(st.get("changes", []))}
     return sorted((c for c in plan.get("changes", [])
                    if c["status"] == "planned" and c["kind"] in ("partition", "profile")),
-                  key=lambda c: (c.get("step") or 0, c.get("partition") or "", c["attribute"]))
+                  key=lambda c: (c.get("step") or 0, within.get(c["id"], 0), c.get("partition") or "", c["attribute"]))
 
 
 def _call(c: dict[str, Any]) -> list[str]:
