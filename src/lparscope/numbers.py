@@ -92,3 +92,15 @@ def safe_int(x: float | int | None) -> int | None:
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return None
     return int(round(x))
+
+
+def fmt_number(x: float | int | None, places: int = 2) -> str:
+    """A figure for a message: ``places`` decimals (trailing zeros cut) while it is of a size a system
+    reports, in exponent form past a billion (a damaged input's 1e300 never prints 300 digits);
+    "n/a" for None or a non-finite value."""
+    if x is None or isinstance(x, bool) or not math.isfinite(x):
+        return "n/a"
+    if abs(x) >= 1e9:
+        return f"{x:.3g}"
+    text = f"{x:.{places}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
