@@ -98,6 +98,9 @@ def settle_use(fs: FrameSet) -> None:
         # pools first: their sizes bound what their partitions can use
         for (what, who), runs in sorted(_series(items).items(), key=lambda kv: kv[0][0] != "pool"):
             rows = _in_time_order(runs)
+            if len(rows) > 1 and isinstance(rows[-1][0].rec.time[rows[-1][1]], datetime):
+                # rows whose time could not be read (the parser warned) cannot be placed among the others
+                rows = [(it, r) for it, r in rows if isinstance(it.rec.time[r], datetime)]
             last_it, last_row = rows[-1]
             last = last_it.rec
             if what == "lpar":
