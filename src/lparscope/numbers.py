@@ -92,3 +92,29 @@ def safe_int(x: float | int | None) -> int | None:
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return None
     return int(round(x))
+
+
+def fmt_number(x: float | int | None, places: int = 2) -> str:
+    """A figure for a message: ``places`` decimals (trailing zeros cut) while it is of a size a system
+    reports, in exponent form past a billion (a damaged input's 1e300 never prints 300 digits);
+    "n/a" for None, "inf" or "nan" as such."""
+    if x is None or isinstance(x, bool):
+        return "n/a"
+    if not math.isfinite(x):
+        return str(float(x))
+    if abs(x) >= 1e9:
+        return f"{x:.3g}"
+    text = f"{x:.{places}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+# a figure of 16 or more digits before its point, or of 40 digits (no identifier is that long):
+# what ``f"{x:.2f}"`` prints of a value no system reports
+_ABSURD = re.compile(r"(?<![\w.])(?:\d{16,}\.\d+|\d{40,})(?![\w.])")
+
+
+def tame_figures(text: str) -> str:
+    """``text`` with each absurdly long figure in exponent form (``7.94e+299`` for 300 digits)."""
+    if len(text) < 16:
+        return text
+    return _ABSURD.sub(lambda m: f"{float(m.group()):.3g}", text)

@@ -226,7 +226,7 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
     warnings = list(rec.warnings)
     host = estate.host(host_name)
     try:
-        warnings += [(1, note) for note in apply_recording(host, rec, f.display)]
+        warnings += apply_recording(host, rec, f.display)
         if rec.partition:  # njmon: the partition configuration, as lparstat -i gives it
             from .sources.lparstat_info import from_njmon
 

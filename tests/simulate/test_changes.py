@@ -19,7 +19,9 @@ def test_option_aliases_map_to_hmc_attribute_names() -> None:
 @pytest.mark.parametrize("text, message", [
     ("aix1ec=1", "expected HOST.ATTRIBUTE=VALUE"), ("aix1.ec=lots", "needs a number"),
     ("aix1.colour=red", "unknown attribute"), ("aix1.mode=sometimes", "cap or uncap"),
-    ("aix1.ec=-1", "must not be negative")])
+    ("aix1.ec=-1", "must not be negative"), ("aix1.ec=nan", "'nan' is not a number"),
+    ("aix1.vp=NaN", "'NaN' is not a number"), ("aix1.ec=inf", "'inf' is not a finite number"),
+    ("aix1.ec=1e400", "'1e400' is not a finite number")])
 def test_bad_options_say_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(ChangeError, match=message):
         parse_option(text)

@@ -17,6 +17,7 @@ from ..sources._hmc_util_table import Coded
 from .estate import Evidence
 from .frame import Frame, SharedPool
 from .frame_records import FrameSet, HmcItem
+from .frame_util_checks import TOLERANCE, Bound, Drop, num, partition_bound, pool_bound, steps as _steps, warn_drops
 from .use_series import UseSeries
 
 Rows = list[tuple[HmcItem, list[int]]]  # (table, its rows) in reading order
@@ -89,23 +90,31 @@ def _series(items: list[HmcItem]) -> dict[tuple[str, Any], Rows]:
 
 
 def settle_use(fs: FrameSet) -> None:
+    """Each partition's and pool's use from its samples; the intervals that are not samples (counters
+    that go back, a use above what the partition or pool can have) are warned on their inputs."""
+    drops: list[Drop] = []
     for fr in fs.frames.values():
         items: list[HmcItem] = fr.__dict__.pop("_util", [])
-        for (what, who), runs in _series(items).items():
+        # pools first: their sizes bound what their partitions can use
+        for (what, who), runs in sorted(_series(items).items(), key=lambda kv: kv[0][0] != "pool"):
             rows = _in_time_order(runs)
-            samples = _deltas(rows, what)
+            if len(rows) > 1 and isinstance(rows[-1][0].rec.time[rows[-1][1]], datetime):
+                # rows whose time could not be read (the parser warned) cannot be placed among the others
+                rows = [(it, r) for it, r in rows if isinstance(it.rec.time[r], datetime)]
             last_it, last_row = rows[-1]
             last = last_it.rec
             if what == "lpar":
                 first_it, first_row = rows[0]
                 name = first_it.rec.text("lpar_name", first_row)
                 p = fs.part(fr, name, first_it.rec.lpar_id[first_row])
+                bound = partition_bound(fr, p)
+                label = f"partition {name or (p.name if p else who)}"
+                samples = _deltas(rows, what, bound, label, drops)
                 if p is not None:
                     p.use = samples
             else:
                 pid = finite_int(who) or 0
                 pool = fr.pools.setdefault(pid, SharedPool(pid))
-                pool.use = samples
                 if pid == 0 and pool.max_units is None:
                     size = last.num("configurable_pool_proc_units", last_row)
                     if size:
@@ -115,6 +124,8 @@ def settle_use(fs: FrameSet) -> None:
                     size = last.num("max_pool_capacity", last_row) or last.num("max_pool_proc_units", last_row)
                     if size:
                         pool.max_units = size
+                pool.use = _deltas(rows, what, pool_bound(fr, pool), f"shared pool {pid}", drops)
+    warn_drops(fs.estate, drops)
 
 
 def _in_time_order(runs: Rows) -> list[tuple[HmcItem, int]]:
@@ -158,8 +169,14 @@ def _sample_where(it: HmcItem, row: int, key: str, shared: dict[tuple[int, str],
     return ev, it.src.offset + line
 
 
-def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> UseSeries:
-    """Processor units used per interval from cumulative cycle counters."""
+def _deltas(rows: list[tuple[HmcItem, int]], what: str, bound: Bound, label: str, drops: list[Drop]) -> UseSeries:
+    """Processor units used per interval from cumulative cycle counters (``time_cycles``: the frame's
+    clock; capped + uncapped cycles: what the partition used; ``utilized_pool_cycles``: the pool's).
+
+    An interval whose counters go back (the partition re-activated, the frame restarted: its
+    counters start again lower) is not a sample, and the series goes on from the row after it; nor
+    is one that used more than ``bound`` allows (a garbled or wrapped counter). Each is put in
+    ``drops`` with its row, for a warning."""
     import numpy as np
 
     used_key = ("capped_cycles", "uncapped_cycles") if what == "lpar" else ("utilized_pool_cycles",)
@@ -181,12 +198,29 @@ def _deltas(rows: list[tuple[HmcItem, int]], what: str) -> UseSeries:
     used = column(used_key[0])
     for k in used_key[1:]:
         used = used + column(k)  # NaN where a row lacks one: that interval is skipped
+    dated = any(isinstance(it.rec.time[r], datetime) for it, r in rows)  # the first row tells, as a rule
+    back = _steps(dated, cycles, [used] + ([column("entitled_cycles")] if what == "lpar" else []))
     t0, t1, u0, u1 = cycles[:-1], cycles[1:], used[:-1], used[1:]
     with np.errstate(invalid="ignore", divide="ignore"):
-        ok = ~(np.isnan(t0) | np.isnan(t1) | np.isnan(u0) | np.isnan(u1)) & (t1 != t0)
-        # time_cycles is counted descending by lslparutil (newest first): take the absolute interval
-        physc = np.abs(u1 - u0) / np.abs(t1 - t0)
-    valid = np.flatnonzero(ok)
+        ok = ~(np.isnan(t0) | np.isnan(t1) | np.isnan(u0) | np.isnan(u1)) & (t1 != t0) & ~back
+        physc = np.abs(u1 - u0) / np.abs(t1 - t0)  # in time order, or newest first (``_steps``)
+    limit = bound.per_interval(column, len(rows))
+    with np.errstate(invalid="ignore"):
+        high = ok & (physc > limit * (1 + TOLERANCE) + 0.01)  # NaN limit: nothing known, nothing dropped
+
+    def drop(j: int, why: str) -> None:
+        where, line = _sample_where(*rows[j + 1], used_key[0], {})
+        drops.append((where.path, line, why))
+
+    for j in np.flatnonzero(back & ~np.isnan(u1 - u0)).tolist():
+        drop(j, f"{label}: its cycle counters go back at this sample (the partition re-activated, the counters "
+                "reset, or the row before it garbled): the interval that ends here is not a sample, the series "
+                "restarts here")
+    for j in np.flatnonzero(high).tolist():
+        drop(j, f"{label}: {num(float(physc[j]))} processor units used in the interval that ends at this "
+                f"sample, above the {num(float(limit[j]))} it can use ({bound.why(float(limit[j]))}): a garbled "
+                "or wrapped counter, not a sample")
+    valid = np.flatnonzero(ok & ~high)
     used_at = np.array([round(v, 3) for v in physc[valid].tolist()], dtype=np.float64)
     at = [rows[j + 1] for j in valid.tolist()]  # each sample is the interval that ends at its row
     if one_table and not first.rec.field_lines:

@@ -20,6 +20,7 @@ from ..nmon.join import join_recordings, other_partition, overlaps, time_span
 from ..nmon.model import NAIVE
 from ..numbers import LIMIT
 from .estate import Evidence, Host, Series, Setting, Sourced
+from .nmon_physc import host_physc, physc_note, settings_of
 from .rows import RowsWhenAsked, row_origin
 
 
@@ -98,14 +99,22 @@ def _better(kept: tuple[bool, Any, int], other: tuple[bool, Any, int]) -> str:
     return "was read first (both end at the same time with as many snapshots)"
 
 
-def apply_recording(host: Host, rec: Any, path: str) -> list[str]:
+def apply_recording(host: Host, rec: Any, path: str) -> list[tuple[int, str]]:
     """Keep the recording on the host and turn its LPAR section into the host's CPU series.
 
     Recordings of one host that follow one another in time (a file a day) are all kept, and
     joined into one recording by :func:`join_parts` once every input is read. Of recordings that
     overlap in time, one is kept: the one with an LPAR section, then the one that ends last, then
-    the one with most snapshots, then the first read. Returns what the recording's status must say:
-    that it is not used, or what it replaces (nothing read is set aside without a word)."""
+    the one with most snapshots, then the first read. Returns what the recording's status must say,
+    as (file line, warning): that it is not used, or what it replaces (nothing read is set aside
+    without a word), and its physc values no partition of its settings can use (``nmon_physc``)."""
+    glitch = physc_note(rec.tables.get("LPAR"), *settings_of(host))
+    notes = [glitch] if glitch else []
+    return notes + [(1, note) for note in _choose(host, rec, path)]
+
+
+def _choose(host: Host, rec: Any, path: str) -> list[str]:
+    """The recording kept or set aside (:func:`apply_recording`), and what its status says."""
     if path not in host.files:
         host.files.append(path)
     level_from_header(host, rec, path)
@@ -182,10 +191,10 @@ def _use(host: Host, rec: Any, path: str) -> list[str]:
     lpar = rec.tables.get("LPAR")
     if lpar is None:
         return notes
-    physc = _col(lpar, "PhysicalCPU")
-    entitled = _col(lpar, "entitled")
-    if physc is None:
+    if "PhysicalCPU" not in lpar.columns:
         return notes
+    physc = host_physc(host, lpar)  # impossible values (a glitch, 1e300) as NaN
+    entitled = _col(lpar, "entitled")
     n = len(physc)
     columns = {"physc": physc}
     if entitled is not None:

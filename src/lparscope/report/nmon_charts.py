@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..model.estate import Estate, Host
+from ..model.nmon_physc import host_physc
 from . import charts_nmon as more
 from .charts import chart_specs
 
@@ -36,7 +37,8 @@ def host_charts(host: Host) -> list[dict[str, Any]]:
     base = next((tab for tab in (lpar, mem, disk, *t.values()) if tab is not None and len(tab.times)), None)
     if base is None:
         return []  # (``AAA,`` then ``LPAR,,``): nothing to draw
-    physc = np.asarray(lpar.column("PhysicalCPU"), dtype=float) if lpar is not None and "PhysicalCPU" in lpar.columns else None
+    # physc as sized: a glitch (60 cores of a 6-VP partition, 1e300) is no point of the chart
+    physc = host_physc(host, lpar) if lpar is not None and "PhysicalCPU" in lpar.columns else None
     pool_idle = np.asarray(lpar.column("PoolIdle"), dtype=float) if lpar is not None and "PoolIdle" in lpar.columns else None
     s = host.sizing
     p = host.partition

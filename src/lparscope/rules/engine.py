@@ -22,6 +22,7 @@ from typing import Any
 
 from ..model.change import Commands, ProposedChange  # Commands: rules import it from here
 from ..model.estate import Estate, Evidence, Host
+from ..numbers import tame_figures
 from .config import Config
 from .discovery import import_rule_modules
 
@@ -142,12 +143,12 @@ def finding(fn: Callable[..., Any], host: Host | str, subject: str, message: str
         rule=fn.rule,  # type: ignore[attr-defined]
         host=host if isinstance(host, str) else host.name,
         subject=subject,
-        message=message,
+        message=tame_figures(message),  # a damaged input's 1e300 as 1e+300, not 300 digits
         evidence=seen,
         fix=fix or Commands(),
         rollback=rollback or Commands(),
         disruption=list(disruption),
-        values={k: str(v) for k, v in (values or {}).items()},
+        values={k: tame_figures(str(v)) for k, v in (values or {}).items()},
         severity=severity,
         changes=_declared(changes, fix),
         facts=dict(facts or {}),

@@ -63,7 +63,11 @@ def _make(target: str, attr: str, value: str, origin: str) -> Change:
             x = float(v)
         except ValueError:
             raise ChangeError(f"{origin}: {attr} needs a number, not {v!r}") from None
-        if x < 0 or x != x:
+        if x != x:  # float() reads "nan": no value to set
+            raise ChangeError(f"{origin}: {attr} needs a number, and {v!r} is not a number")
+        if x in (float("inf"), float("-inf")):
+            raise ChangeError(f"{origin}: {attr} needs a number, and {v!r} is not a finite number")
+        if x < 0:
             raise ChangeError(f"{origin}: {attr} must not be negative")
     return Change(target.strip(), a, v, origin)
 

@@ -43,6 +43,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..numbers import tame_figures
 from .quantiles import percentiles
 
 SOURCE_LPAR = "000_31a80e54567cd02b.txt §3.1 (Table 3-1, Figure 3-1)"
@@ -395,4 +396,4 @@ def size_partition(times: np.ndarray, physc: np.ndarray, *, ec: float | None, vp
     if vp is not None:
         reasons.append(f"current VP {vp} -> recommended {rec_vp}")
     return Sizing(recommended_ec=rec_ec, recommended_vp=rec_vp, recommended_uncapped=uncapped,
-                  reasons=reasons, **sizing)
+                  reasons=[tame_figures(r) for r in reasons], **sizing)

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..model.estate import Estate, Host
 from ..model.frame import FramePartition
+from ..model.nmon_physc import lpar_physc
 from ..model.use_series import dated_use
 from .cpu import Sizing, size_partition
 from .measured_use import datetime64_of
@@ -67,7 +68,9 @@ def _nmon_sizing(host: Host, peak: tuple[time, time] | None) -> tuple[Sizing, fl
     if lpar is None or "PhysicalCPU" not in lpar.columns:
         return None
     ec, vp, pool, capped = _settings(host, lpar)
-    sz = size_partition(lpar.times, np.asarray(lpar.column("PhysicalCPU"), dtype=float),
+    p = host.partition
+    shared = None if p is None else True if p.shared else False if p.dedicated else None
+    sz = size_partition(lpar.times, lpar_physc(lpar, vp, pool, shared),  # impossible values left out
                         ec=ec, vp=vp, pool_cores=pool, capped=capped, is_vios=host.is_vios, peak=peak)
     return sz, _span_seconds(lpar.times)
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..model.estate import Estate
 from ..model.frame import FramePartition
+from ..model.nmon_physc import host_physc
 from ..model.use_series import dated_use
 
 Trace = tuple[np.ndarray, np.ndarray]  # (times datetime64[s], cores used)
@@ -50,7 +51,7 @@ def nmon_trace(estate: Estate, p: FramePartition) -> Trace | None:
     if lpar is None or "PhysicalCPU" not in lpar.columns:
         return None
     t = np.asarray(lpar.times).astype("datetime64[s]")
-    v = np.asarray(lpar.column("PhysicalCPU"), dtype=float)
+    v = host_physc(host, lpar)  # impossible values (a glitch, 1e300) as NaN
     ok = ~np.isnat(t) & np.isfinite(v)
     return (t[ok], v[ok]) if ok.any() else None
 

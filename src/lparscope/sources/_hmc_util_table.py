@@ -18,29 +18,19 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import lru_cache
 from typing import Any
 
 from . import _hmc_values as hv
+from ._hmc_util_times import hmc_time, time_reader
 from .base import to_float
 from ..numbers import LIMIT
 
-_TIME_FORMATS = ("%m/%d/%Y %H:%M:%S", "%m/%d/%Y %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
 TEXT_KEYS = frozenset({"time", "sys_time", "event_type", "resource_type", "lpar_name", "state"})
 
 
 def parse_time(text: str | None) -> datetime | None:
-    return _parse_time((text or "").strip())
-
-
-@lru_cache(maxsize=4096)  # every partition of a frame is sampled at the same times
-def _parse_time(t: str) -> datetime | None:
-    for fmt in _TIME_FORMATS:
-        try:
-            return datetime.strptime(t, fmt)
-        except ValueError:
-            continue
-    return None
+    """A time in a form the HMC prints (a listing in another form: ``_hmc_util_times``)."""
+    return hmc_time((text or "").strip())
 
 
 def shared_value(value: str) -> str:
@@ -108,6 +98,7 @@ class UtilTable:
     lpar_id: Sequence[int | None]  # Coded
     system: str | None = None
     field_lines: dict[int, dict[str, int]] = field(default_factory=dict)  # rows whose attributes span lines
+    time_form: str | None = None  # the times' form when not the HMC's ("DD/MM/YYYY"; "ambiguous: ...": not read)
 
     def __len__(self) -> int:
         return len(self.time)
@@ -257,10 +248,12 @@ def _typed(line: Any, raw: dict[str, Any], n: int, resource: str | None, system:
     """The table of typed columns from ``raw`` (name -> :class:`_Texts` or :class:`_NativeColumn`)."""
     columns = {k: (col.coded(_text_value) if k in TEXT_KEYS else _number_column(col)) for k, col in raw.items()}
     none = _Texts([None] * n)
-    times = raw.get("time", none).coded(lambda v: parse_time(v or "") or (shared_value(v) if v else ""))
+    texts = raw.get("time", none).coded(lambda v: v)
+    read, form = time_reader(texts.values)  # the HMC's form, or the one other form of the whole listing
+    times = Coded(texts.codes, [(read(v.strip()) if v else None) or (shared_value(v) if v else "") for v in texts.values])
     res = raw.get("resource_type", none).coded(lambda v: shared_value(v) if v else (resource or "unknown"))
     ids = raw.get("lpar_id", none).coded(lambda v: hv.as_int({"lpar_id": v}, "lpar_id") if v is not None else None)
-    return UtilTable(line, columns, times, res, ids, system, field_lines)
+    return UtilTable(line, columns, times, res, ids, system, field_lines, form)
 
 
 def _code_type(distinct: int) -> Any:

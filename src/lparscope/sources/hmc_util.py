@@ -41,6 +41,7 @@ from . import _hmc_csv as hc
 from . import _hmc_values as hv
 from . import _hmc_util_table as ut
 from . import _hmc_util_listing as listing
+from ._hmc_util_times import unread_note
 from . import _vpd
 from ._hmc_adapters import VNIC_BACKING_RE, vnic_backings
 from .base import Parsed
@@ -48,7 +49,7 @@ from .base import Parsed
 KIND = "lslparutil"
 TITLE = "lslparutil -r lpar|pool|procpool|sys"
 COMMANDS = [r"^lslparutil\b"]
-STARTS = re.compile(r"^time=\d{1,2}/\d{1,2}/\d{4} [\d:]+,")
+STARTS = re.compile(r"^time=\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}[ T][\d:]+,")  # the HMC's form, or a locale's
 
 HmcObject = hv.HmcObject
 HmcMessage = hv.HmcMessage
@@ -183,6 +184,8 @@ def parse_hmc(text: str, kind: str) -> Parsed:
             result, records = util_records(lines, sec)
             out.records.extend(result.messages)
             out.records.extend(records)
+            for table in records:
+                _warn_times(out, table)
             hc.warn_unread(out, result, sec)
             continue
         result = hc.read_section(lines, sec)
@@ -229,7 +232,24 @@ def _unnamed_records(out: Parsed, result: hc.ReadResult, sec: hc.Section) -> Non
         else:
             out.records.append(obj)
     if events:
-        out.records.insert(at, ut.table(events, None, None))
+        out.records.insert(at, table := ut.table(events, None, None))
+        _warn_times(out, table)
+
+
+def _warn_times(out: Parsed, table: object) -> None:
+    """One warning per listing whose times could not all be read (``_hmc_util_times``): its first
+    such line, and how many events have no time (they are no samples)."""
+    times = getattr(table, "time", None)
+    if not isinstance(times, ut.Coded):
+        return
+    unread = [code for code, v in enumerate(times.values) if isinstance(v, str) and v]
+    if not unread:
+        return
+    import numpy as np
+
+    rows = np.flatnonzero(np.isin(times.codes, unread))
+    first = int(rows[0])
+    out.warn(int(table.line[first]), unread_note(times[first], len(rows), len(times), table.time_form))  # type: ignore[attr-defined]
 
 
 def parse(text: str) -> Parsed:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ...model.estate import Evidence, Host
+from ...model.nmon_physc import host_physc
 from ...sizing.series_checks import vp_bound
 from ..changes import partition_change, propose
 from ..config import Config, threshold
@@ -88,7 +89,7 @@ def vp_ceiling(host: Host, cfg: Config) -> Iterator[Finding]:
     if not vps.size:
         return
     pool_idle = np.asarray(lpar.column("PoolIdle"), dtype=float) if "PoolIdle" in lpar.columns else None
-    res = vp_bound(lpar.times, np.asarray(lpar.column("PhysicalCPU"), dtype=float), int(vps[-1]), pool_idle=pool_idle)
+    res = vp_bound(lpar.times, host_physc(host, lpar), int(vps[-1]), pool_idle=pool_idle)
     if res is None:
         return
     ep = getattr(res, "episode", res)
