@@ -57,8 +57,10 @@ awk -v o="$old" -v d="$v" -v op="$op" 'BEGIN { n = (op == "a") ? o + d : o - d; 
     "chsyscfg": '''# chsyscfg -r prof -m F -i name=P,lpar_name=L,ATTR=V
 echo "chsyscfg $*" >> "$STATE/changes"
 f=$4; spec=$6
-rest=${spec#*lpar_name=}; l=${rest%%,*}; kv=${rest#*,}
-printf '%s\\n' "${kv#*=}" > "$STATE/prof.$f.$l.${kv%%=*}"
+rest=${spec#*lpar_name=}; l=${rest%%,*}
+for kv in $(printf '%s' "${rest#*,}" | tr ',' ' '); do
+  printf '%s\\n' "${kv#*=}" > "$STATE/prof.$f.$l.${kv%%=*}"
+done
 ''',
 }
 

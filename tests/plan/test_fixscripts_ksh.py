@@ -225,3 +225,30 @@ def test_hmc_change_without_names_is_never_run(tmp_path):
     r = _run(script, env, "--hmc", "hscroot@hmc1", "--apply", "z.desired_proc_units", shell="sh")
     assert r.returncode == 1 and "managed-system name is not in the inputs" in r.stdout
     assert (state / "ssh").read_text() == ""
+
+
+def test_profile_changes_no_order_of_single_commands_allows_are_made_in_one_chsyscfg(tmp_path):
+    from lparscope.model.generation import vp_range
+    e = estate(model="9179-MHB")  # POWER7: at least 0.1 processing units per VP
+    fp = e.frames["p9frame1"].partitions["c"]
+    fp.ec, fp.vps, fp.max_ec = 4.0, 20, 24.0
+    fp.profile.update({"desired_proc_units": "4.0", "desired_procs": "20"})
+    assert vp_range(1.2, 7)[1] < 20 and vp_range(4.0, 7)[0] > 2  # neither single change leaves it valid
+    plan = build_plan(e, [finding("S", "c", part("c", "desired_proc_units", 4.0, 1.2, basis="measured"),
+                                  part("c", "desired_procs", 20, 2, basis="measured"))]).to_dict()
+    ids = ["c.desired_proc_units", "c.desired_procs"]
+    assert all(sorted(c["together"]) == sorted(ids) for c in plan["changes"] if c["id"] in ids)
+    script = tmp_path / "fix-hmc.sh"
+    script.write_text(render_hmc_script(plan))
+    state, env = install(tmp_path, "admin")
+    _hmc_state(state, {}, {"c.desired_proc_units": "4.0", "c.desired_procs": "20"})
+    r = _run(script, env, "--hmc", "hscroot@hmc1", "--apply", "c.desired_procs", shell="sh")
+    assert r.returncode == 1 and "apply them together" in r.stdout + r.stderr and changes(state) == []
+    r = _run(script, env, "--hmc", "hscroot@hmc1", "--apply", ",".join(ids), shell="sh")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert changes(state) == ["chsyscfg -r prof -m p9frame1 -i name=default_profile,lpar_name=c,"
+                              "desired_proc_units=1.20,desired_procs=2"]
+    rb = next(p for p in tmp_path.glob("lparscope-rollback-hmc-*.sh") if "set_profile_together" in p.read_text())
+    r = _run(rb, env, "--hmc", "hscroot@hmc1", shell="sh")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (state / "prof.p9frame1.c.desired_procs").read_text().strip() == "20"

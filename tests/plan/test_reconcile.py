@@ -120,3 +120,22 @@ def test_on_the_example_no_finding_sets_a_value_the_plan_does_not():
         if host in vp:
             assert f"{vp[host]} VP" in text, (host, text, vp[host])
 
+
+
+def test_a_finding_whose_value_needs_a_profile_limit_sets_both_in_one_chsyscfg():
+    from lparscope.plan.reconcile import one_profile_command
+    e = estate(avail=20.0, pool=32.0)
+    f = _with_fix(finding("CPU-SIZING-MEASURED", "a", part("a", "desired_proc_units", 0.5, 13.0, basis="measured")))
+    plan_for(e, [f], [])
+    profile = [line for line in f.fix.hmc if line.startswith("chsyscfg")]
+    # 13 is above the running and profile maximum 12: the maximum goes with it, in the same command
+    assert profile == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=a,max_proc_units=13.00,'
+                       'desired_proc_units=13.00"'], f.fix.hmc
+    undo = [line for line in f.rollback.hmc if line.startswith("chsyscfg")]
+    assert len(undo) == 1 and "max_proc_units=12" in undo[0] and "desired_proc_units=0.50" in undo[0]
+    lines = ['chhwres -m f -r proc -o r -p x --procs 2', 'chsyscfg -r prof -m f -i "name=p,lpar_name=x,desired_procs=2"',
+             'chsyscfg -r prof -m f -i "name=p,lpar_name=y,desired_procs=4"',
+             'chsyscfg -r prof -m f -i "name=p,lpar_name=x,desired_proc_units=0.20"']
+    assert one_profile_command(lines) == [
+        'chhwres -m f -r proc -o r -p x --procs 2', 'chsyscfg -r prof -m f -i "name=p,lpar_name=y,desired_procs=4"',
+        'chsyscfg -r prof -m f -i "name=p,lpar_name=x,desired_procs=2,desired_proc_units=0.20"']

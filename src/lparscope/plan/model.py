@@ -35,6 +35,7 @@ class PlannedChange:
     notes: list[str] = field(default_factory=list)
     step: int | None = None
     serves: str = ""  # the id of the change this one is made for (a profile limit raised so that it fits)
+    together: list[str] = field(default_factory=list)  # ids made in one command with it (no order of single ones holds)
 
     # short-hands
     @property
@@ -81,6 +82,7 @@ PLANNED_FIELDS: dict[str, Callable[[PlannedChange], Any]] = {
     "prerequisites": lambda p: list(p.change.prerequisites),
     "notes": lambda p: list(p.notes) + ([p.change.note] if p.change.note else []),
     "vios": lambda p: p.change.vios, "failover": lambda p: p.change.failover, "step": lambda p: p.step,
+    "together": lambda p: list(p.together),
     "reasons": lambda p: [r.to_dict() for r in p.reasons],
 }
 

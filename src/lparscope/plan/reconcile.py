@@ -120,6 +120,7 @@ def _rebuild(estate: Estate, f: Any, new: list[ProposedChange], skipped: list[st
     keep_undo = _extras(estate, f.host, f.rollback, old_undo, stale, index)
     fix, undo = propose(*new)
     fix, undo = _swapped(estate, f.host, fix, index), _swapped(estate, f.host, undo, index)
+    fix.hmc, undo.hmc = one_profile_command(fix.hmc), one_profile_command(undo.hmc)
     form = "hmc" if any(c.on_hmc for c in f.changes) else "padmin" if f.fix.padmin and not f.fix.root else "root"
     for block, keep in ((fix, keep_fix), (undo, keep_undo)):
         for k in ("root", "padmin", "hmc"):
@@ -138,6 +139,10 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
     for c in plan.conflicts:
         conflicts[_setting(c.kind, c.host, c.object, c.attribute)] = c
     index = joins(estate)  # one look at the frames for every finding's commands
+    serving: dict[str, list[PlannedChange]] = {}
+    for c in plan.changes:
+        if c.serves and c.status == "planned":
+            serving.setdefault(c.serves, []).append(c)
     for f in findings:
         changes = list(getattr(f, "changes", None) or [])
         if not changes:
@@ -174,6 +179,9 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
                 stale += _spellings(ch)
             # the plan's own change: its target and its method (a profile-only proposal merged into a
             # DLPAR change is made by DLPAR and written to the profile)
+            for limit in serving.get(pc.id, []):  # a profile limit the plan moves so that this value fits
+                new.append(limit.change)
+                differs = True
             new.append(replace(pc.change, current=ch.current if pc.change.current is None else pc.change.current))
             if pc.change.method != ch.method:
                 differs = True
@@ -189,6 +197,40 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
             f.values["rule_suggested"] = rule_text
         f.values["suggested"] = (shown + " (plan)") if shown else "not planned (see the plan)"
         f.changes = new
+
+
+_PROFILE_CMD = re.compile(r'^chsyscfg -r prof -m (?P<ms>\S+) -i "name=(?P<prof>[^,"]+),lpar_name=(?P<lpar>[^,"]+),(?P<pairs>[^"]+)"$')
+
+
+def one_profile_command(lines: list[str]) -> list[str]:
+    """The profile changes of one partition in one ``chsyscfg`` (at the place of the last one): the HMC
+    checks a profile as a whole on each command, so a desired value above the old maximum, or a VP
+    count the old entitlement cannot carry, is refused one attribute at a time but not together."""
+    groups: dict[tuple[str, str, str], dict[str, str]] = {}
+    last: dict[tuple[str, str, str], int] = {}
+    for i, line in enumerate(lines):
+        m = _PROFILE_CMD.match(line)
+        if m:
+            key = (m["ms"], m["prof"], m["lpar"])
+            pairs = groups.setdefault(key, {})
+            for pair in m["pairs"].split(","):
+                attr, _, value = pair.partition("=")
+                pairs.pop(attr, None)
+                pairs[attr] = value
+            last[key] = i
+    if all(len(p) < 2 for p in groups.values()):
+        return lines
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        m = _PROFILE_CMD.match(line)
+        if not m:
+            out.append(line)
+            continue
+        key = (m["ms"], m["prof"], m["lpar"])
+        if last[key] == i:
+            pairs = ",".join(f"{a}={v}" for a, v in groups[key].items())
+            out.append(f'chsyscfg -r prof -m {key[0]} -i "name={key[1]},lpar_name={key[2]},{pairs}"')
+    return out
 
 
 def _spellings(ch: ProposedChange) -> list[str]:

@@ -93,7 +93,12 @@ def sequence(cs: list[PlannedChange], fps: dict[str, tuple[Frame | None, FramePa
                     state[c.change.attribute] = _num(start)
             gen = generation_of(fr.model) if fr is not None else None
             found = _valid_order(group, state, bool(fp.shared), gen)
-            if found is None:
+            if found is None and profile:  # one chsyscfg sets them all: the HMC checks the profile once
+                for c in group:
+                    c.together = [x.id for x in group]
+                    c.notes.append("no order of single profile changes keeps the profile valid: set together "
+                                   f"in one chsyscfg with {', '.join(x.id for x in group if x is not c)}")
+            elif found is None:
                 for c in group:
                     c.notes.append("no one-at-a-time order keeps the partition valid: make these changes of "
                                    f"{key[1]} in one command")

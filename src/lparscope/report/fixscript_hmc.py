@@ -137,6 +137,44 @@ set_profile() {
     log "$id: profile done"
 }
 
+# set_profile_together IDS FRAME LPAR PROFILE PAIRS (attr=value,...: one chsyscfg, the HMC checks the profile once)
+set_profile_together() {
+    ids=$1 f=$2 l=$3 p=$4 pairs=$5 old=""
+    is_name "$f" && is_name "$l" && is_name "$p" || fail "$ids: refused, a name is not plain"
+    for pair in $(printf '%s' "$pairs" | tr ',' ' '); do
+        attr=${pair%%=*} want=${pair#*=}
+        is_name "$attr" && is_value "$want" || fail "$ids: refused, a name or value is not plain"
+        now=$(profile_value "$f" "$l" "$p" "$attr") || fail "$ids: cannot read $attr of profile $p of $l"
+        is_value "$now" || fail "$ids: $attr of profile $p reads '$now'"
+        old="${old:+$old,}$attr=$now"
+    done
+    if [ "$old" = "$pairs" ]; then log "$ids: profile $p of $l already has $pairs"; return 0; fi
+    log "$ids: profile $p of $l had $old, setting $pairs in one command"
+    [ "$ROLLBACK_MODE" = no ] && printf 'set_profile_together %s %s %s %s %s\n' "$(q "$ids")" "$(q "$f")" "$(q "$l")" \
+        "$(q "$p")" "$(q "$old")" >> "$RB_LINES"
+    cmd="chsyscfg -r prof -m $(q "$f") -i $(q "name=$p,lpar_name=$l,$pairs")"
+    hmc "$cmd" || fail "$ids: $cmd"
+    for pair in $(printf '%s' "$pairs" | tr ',' ' '); do
+        got=$(profile_value "$f" "$l" "$p" "${pair%%=*}")
+        same "$got" "${pair#*=}" || fail "$ids: profile ${pair%%=*} reads $got after the change, not ${pair#*=}"
+    done
+    log "$ids: profile done"
+}
+
+# change_together IDS FRAME LPAR PROFILE PAIRS: changes made in one command, applied all or none
+change_together() {
+    n=0 m=0
+    for id in $1; do n=$((n + 1)); if selected "$id"; then m=$((m + 1)); fi; done
+    if [ "$m" -eq 0 ]; then
+        printf '  %-34s chsyscfg -r prof -m %s -i "name=%s,lpar_name=%s,%s"\n' "$1" "$2" "$4" "$3" "$5"
+        return 0
+    fi
+    [ "$m" -eq "$n" ] || fail "$1: these changes are made in one command: apply them together (--apply $(printf '%s' "$1" | tr ' ' ','))"
+    is_name "$2" || fail "$1: the managed-system name is not in the inputs ($2): give the HMC outputs of the frame"
+    is_name "$4" || fail "$1: the profile name is not in the inputs ($4): give lssyscfg -r lpar output"
+    set_profile_together "$1" "$2" "$3" "$4" "$5"
+}
+
 # change ID METHOD FRAME LPAR PROFILE ATTRIBUTE TARGET RESOURCE FLAG FIELD FORMAT
 change() {
     if ! selected "$1"; then
@@ -212,6 +250,14 @@ def render_hmc_script(plan: dict[str, Any], now: datetime | None = None) -> str:
                                     + (f"; after step {', '.join(map(str, s['after']))}" if s["after"] else "")))
                 for chk in s.get("checks", []):
                     out.append(comment(f"check first: {chk}"))
+        if c.get("together"):
+            group = [x for x in cs if x["id"] in c["together"]]
+            if c is group[0]:
+                call = _call(c)
+                pairs = ",".join(f"{x['attribute']}={fmt_value(x['attribute'], x['target'])}" for x in group)
+                out.append("change_together " + " ".join(q(w) for w in (" ".join(x["id"] for x in group), call[2],
+                                                                         call[3], call[4], pairs)))
+            continue
         out.append("change " + " ".join(q(w) for w in _call(c)))
     out.append('if [ "$PRINT_ONLY" = no ]; then write_rollback; if [ -n "$RB" ]; then log "selected changes done; undo with: sh $RB --hmc $HMC"; else log "nothing changed"; fi; fi')
     return "\n".join(out) + "\n"
