@@ -1,9 +1,10 @@
 """tar and zip bundles read in place: members listed, refused or handed on one by one.
 
-Members that are links, devices, absolute paths or paths climbing out of the bundle (``../``)
-are refused; sizes are checked against :class:`lparscope.input_items.Limits` before anything is
-expanded. What a member holds is read by the ``handle`` callback (lparscope.inputs), so nested
-bundles and compressed members count against the same run budget.
+Members that are links, devices or paths climbing out of the bundle (``../``) are refused (an
+absolute name is read as relative: AIX tar keeps the leading ``/``); sizes are checked against
+:class:`lparscope.input_items.Limits` before anything is expanded. What a member holds is read by
+the ``handle`` callback (lparscope.inputs), so nested bundles and compressed members count against
+the same run budget.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def read_tar(display: str, data: bytes, limits: Limits, handle: Member) -> Itera
                 continue
             name = _safe_member_name(member.name)
             if name is None:
-                yield InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused")
+                yield InputProblem(mdisplay, "member path leaves the bundle (../) or names a drive; refused")
                 continue
             if member.issym() or member.islnk():
                 yield InputProblem(mdisplay, "member is a link; not followed")
@@ -105,7 +106,7 @@ def read_zip(display: str, data: bytes, limits: Limits, handle: Member) -> Itera
             mdisplay = f"{display}!{info.filename}"
             name = _safe_member_name(info.filename)
             if name is None:
-                yield InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused")
+                yield InputProblem(mdisplay, "member path leaves the bundle (../) or names a drive; refused")
                 continue
             mode = (info.external_attr >> 16) & 0o170000
             if mode == 0o120000:

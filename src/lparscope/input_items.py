@@ -6,6 +6,7 @@ helpers both halves use. It imports only a leaf of lparscope (recording_head), s
 from __future__ import annotations
 
 import lzma
+import posixpath
 import re
 import tarfile
 import zipfile
@@ -69,11 +70,13 @@ def is_nmon(head: bytes) -> bool:
 
 
 def _safe_member_name(name: str) -> str | None:
-    """Normalised relative member path, or None when it is absolute or climbs out."""
-    p = PurePosixPath(name.replace("\\", "/"))
-    if p.is_absolute() or ".." in p.parts or (p.parts and ":" in p.parts[0]):
+    """A member's path, normalised and relative; None when it climbs
+    out of the bundle (``../``) or names a drive (``C:``). An absolute name (AIX ``tar cvf x.tar
+    /tmp/perf`` keeps the leading ``/``) is read as relative: nothing is ever extracted."""
+    path = posixpath.normpath(name.replace("\\", "/").lstrip("/"))
+    if path in (".", "..") or path.startswith("../") or ":" in path.split("/")[0]:
         return None
-    return str(p)
+    return path
 
 
 def _member_folder(member: str, bundle_display: str) -> str:

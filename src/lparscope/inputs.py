@@ -1,10 +1,10 @@
 """Read what the user gave: files, folders and tar / zip bundles (plain, gzip, bzip2, xz or Unix
 compress .Z: AIX snap -c writes snap.pax.Z), without changing anything.
 
-Bundles are read in place (never extracted to disk). Members that are links, devices,
-absolute paths or paths climbing out of the bundle (``../``) are refused, and size
-limits guard against archive bombs. Archives are recognised by their content
-(magic bytes), not by their file name.
+Bundles are read in place (never extracted to disk). Members that are links, devices or paths
+climbing out of the bundle (``../``) are refused (an absolute name, as AIX tar keeps it, is read
+as relative), and size limits guard against archive bombs. Archives are recognised by their
+content (magic bytes), not by their file name.
 """
 
 from __future__ import annotations
