@@ -1,15 +1,20 @@
-"""Inputs as administrators make them: AIX tar's absolute member names."""
+"""Inputs as administrators make them: AIX tar's absolute member names, single .bz2 / .xz files."""
 
 from __future__ import annotations
 
+import bz2
 import io
+import lzma
 import tarfile
 import zipfile
 from pathlib import Path
 
-from lparscope.inputs import collect
+import pytest
+
+from lparscope.inputs import Limits, collect
 
 LSATTR = b"# lsattr -El hdisk0\nqueue_depth  3  Queue DEPTH  True\nreserve_policy  single_path  Reserve Policy  True\n"
+NMON = b"AAA,progname,topas_nmon\nAAA,host,aix9\nZZZZ,T0001,10:00:00,01-JAN-2026\n"
 
 
 def _tar(path: Path, members: list[tuple[str, bytes]], **kw) -> None:  # type: ignore[no-untyped-def]
@@ -47,3 +52,39 @@ def test_absolute_zip_member_name_is_read_and_a_drive_is_refused(tmp_path: Path)
     got = collect([str(bundle)])
     assert _members(got) == ["tmp/perf/aix1/lsattr.txt"]
     assert [p.message for p in got.problems] == ["member path leaves the bundle (../) or names a drive; refused"]
+
+
+# 2. single .bz2 and .xz files
+
+@pytest.mark.parametrize("suffix,pack", [(".bz2", bz2.compress), (".xz", lzma.compress)])
+def test_single_bz2_and_xz_files_are_read_as_gz_is(tmp_path: Path, suffix: str, pack) -> None:  # type: ignore[no-untyped-def]
+    given = tmp_path / "given"
+    given.mkdir()
+    (given / f"lsattr_hdisk0.txt{suffix}").write_bytes(pack(LSATTR))
+    (given / f"aix9.nmon{suffix}").write_bytes(pack(NMON))
+    _tar(tmp_path / "plain.tar", [("aix3/lsattr.txt", LSATTR)])
+    (given / f"bundle.tar{suffix}").write_bytes(pack((tmp_path / "plain.tar").read_bytes()))
+    got = {f.display.split("/given/")[1]: f for f in collect([str(given)]).files}
+    assert got[f"lsattr_hdisk0.txt{suffix}"].text == LSATTR.decode()
+    assert got[f"aix9.nmon{suffix}"].nmon == NMON  # expanded in memory for the nmon reader
+    assert got[f"bundle.tar{suffix}!aix3/lsattr.txt"].text == LSATTR.decode()  # a tar in it is still a bundle
+
+
+@pytest.mark.parametrize("pack", [bz2.compress, lzma.compress])
+def test_bz2_and_xz_keep_the_size_limits_and_report_damage(tmp_path: Path, pack) -> None:  # type: ignore[no-untyped-def]
+    bomb = tmp_path / "zeros.txt.z2"
+    bomb.write_bytes(pack(b"0" * 2_000_000))
+    got = collect([str(bomb)], Limits(max_file_bytes=100_000))
+    assert not got.files and "too large: expands beyond" in got.problems[0].message
+    got = collect([str(bomb)], Limits(max_expanded_bytes=500_000))
+    assert not got.files and got.problems[0].message.startswith("too large:")
+    cut = tmp_path / "cut.txt.z2"
+    cut.write_bytes(pack(LSATTR * 200)[:60])
+    got = collect([str(cut)])
+    assert not got.files and got.problems[0].message.startswith("damaged file")
+
+
+def test_text_that_starts_like_bzip2_is_text(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_bytes(b"BZh9 is how a bzip2 file starts\n")
+    (got,) = collect([str(tmp_path)]).files
+    assert got.text.startswith("BZh9")

@@ -1,5 +1,5 @@
 """Read what the user gave: files, folders and tar / zip bundles (plain, gzip, bzip2, xz or Unix
-compress .Z: AIX snap -c writes snap.pax.Z), without changing anything.
+compress .Z: AIX snap -c writes snap.pax.Z), and single compressed files, without changing anything.
 
 Bundles are read in place (never extracted to disk). Members that are links, devices or paths
 climbing out of the bundle (``../``) are refused (an absolute name, as AIX tar keeps it, is read
@@ -9,7 +9,6 @@ content (magic bytes), not by their file name.
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import stat
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from .bundles import read_tar, read_zip
 from .compress_z import TooLargeZ, expand_z, is_z
+from .decompress import codec_of, expand, expanded_size, inner_head
 from .input_items import (DAMAGE, InputFile, InputProblem, Item, Limits, _mb, _member_folder,  # noqa: F401
                           _safe_member_name, decode_text, is_nmon, utf16_as_utf8, utf16_codec)
 from .recording_head import HEAD_BYTES as RECORDING_HEAD
@@ -61,56 +61,13 @@ class _Budget:
             raise TooLarge(f"more than {_mb(self.limits.max_expanded_bytes)} decompressed from the inputs of this run")
 
 
-def _gzip_head(data: bytes) -> bytes:
-    """The first bytes inside a gzip (b"" when damaged)."""
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
-            return gz.read(RECORDING_HEAD)
-    except DAMAGE:
-        return b""
-
-
 def _is_tar(data: bytes, inner: bytes | None = None) -> bool:
-    if data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
-        return True
-    if data[:2] == b"\x1f\x8b":  # a gzip is a bundle only when what it holds is a tar
-        inner = _gzip_head(data) if inner is None else inner
-        return len(inner) > 262 and inner[257:262] == b"ustar"  # damaged at once: reported as a damaged gzip
+    """A tar bundle, plain or compressed: a gzip, bzip2 or xz file is one only when what it holds
+    (``inner``: its first bytes, when known) is a tar (damaged at once: read as a damaged file)."""
+    codec = codec_of(data)
+    if codec is not None:
+        data = inner_head(data, RECORDING_HEAD, codec) if inner is None else inner
     return len(data) > 262 and data[257:262] == b"ustar"
-
-
-def gzip_size(fileobj: io.BufferedIOBase | io.BytesIO, limit: int, budget: _Budget | None = None) -> int | None:
-    """Expanded size of a gzip stream, counted without keeping it; None above ``limit``.
-
-    Damage ends the count (the nmon reader then reads what it can, and says so).
-    """
-    total = 0
-    try:
-        with gzip.GzipFile(fileobj=fileobj) as gz:
-            while True:
-                got = len(gz.read(CHUNK))
-                if not got:
-                    return total
-                total += got
-                if budget is not None:
-                    budget.expand(got)
-                if total > limit:
-                    return None
-    except DAMAGE:
-        return total
-
-
-def _gunzip(data: bytes, limit: int, budget: _Budget) -> bytes | None:
-    """The content of a gzip that is not a tar bundle, or None when it is larger than ``limit``."""
-    out = bytearray()
-    with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
-        while len(out) <= limit:
-            piece = gz.read(min(CHUNK, limit + 1 - len(out)))
-            if not piece:
-                break
-            budget.expand(len(piece))
-            out += piece
-    return bytes(out) if len(out) <= limit else None
 
 
 def _is_workbook(data: bytes) -> bool:
@@ -159,19 +116,23 @@ def _workbook(display: str, folder: str, data: bytes, limits: Limits, budget: _B
 
 def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: _Budget, depth: int) -> Iterator[Item]:
     """What one file or bundle member holds, its bytes already read (at most the limits)."""
-    if data[:2] == b"\x1f\x8b":
-        inner = _gzip_head(data)
+    codec = codec_of(data)
+    if codec is not None:  # gzip, bzip2 or xz: a tar in it is read as a bundle below, other data expanded here
+        inner = inner_head(data, RECORDING_HEAD, codec)
         if not _is_tar(data, inner):
-            cap = limits.max_nmon_bytes if is_nmon(inner[:RECORDING_HEAD]) else limits.max_file_bytes
-            if is_nmon(inner[:RECORDING_HEAD]) and gzip_size(io.BytesIO(data), cap, budget) is None:
-                yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
-                return
-            if is_nmon(inner[:RECORDING_HEAD]):  # the nmon reader expands it to a temporary file, piece by piece
+            recording = is_nmon(inner)
+            if recording and codec == "gzip":  # the nmon reader expands it to a temporary file, piece by piece
+                if expanded_size(io.BytesIO(data), limits.max_nmon_bytes, budget.expand) is None:
+                    yield InputProblem(display, f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read")
+                    return
                 yield InputFile(display, "", folder, nmon=data)
                 return
-            expanded = _gunzip(data, cap, budget)
+            # A bzip2 or xz recording is expanded in memory, as a .Z file is.
+            cap = Z_EXPANDED_FACTOR * limits.max_file_bytes if recording else limits.max_file_bytes
+            expanded = expand(data, cap, budget.expand, codec)
             if expanded is None:
-                yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
+                yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read"
+                                   + (" (uncompress it, and give what it holds)" if recording else ""))
                 return
             data = expanded
     if is_z(data):  # Unix compress (AIX snap -c writes snap.pax.Z)
@@ -258,11 +219,11 @@ def _read_open(fd: int, size: int, limits: Limits, budget: _Budget) -> tuple[str
     nmon recording, or ("", LATER) for a large plain text file (read where it is parsed)."""
     head = _read_fd(fd, HEAD_BYTES)
     if head[:2] == b"\x1f\x8b":
-        inner = _gzip_head(head)
+        inner = inner_head(head, RECORDING_HEAD, "gzip")
         if is_nmon(inner[:RECORDING_HEAD]):  # count what it expands to first (the nmon reader expands it to a temporary file)
             os.lseek(fd, 0, os.SEEK_SET)
             with os.fdopen(os.dup(fd), "rb") as fh:
-                if gzip_size(fh, limits.max_nmon_bytes, budget) is None:
+                if expanded_size(fh, limits.max_nmon_bytes, budget.expand) is None:
                     return f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read", None
             head = inner[:RECORDING_HEAD]
     if is_nmon(head[:RECORDING_HEAD]):
@@ -300,7 +261,7 @@ LATER = _Later()
 def _plain_text(head: bytes) -> bool:
     """The head of a file that :func:`_from_bytes` would read as plain text, whatever follows: not
     compressed, a bundle, a workbook, UTF-16 or binary (each is told from the first 64 KB or less)."""
-    return not (head[:2] == b"\x1f\x8b" or is_z(head) or _is_zip(head) or _is_workbook(head) or _is_tar(head)
+    return not (codec_of(head) is not None or is_z(head) or _is_zip(head) or _is_workbook(head) or _is_tar(head)
                 or utf16_codec(head) is not None or b"\x00" in head[:8192])
 
 
