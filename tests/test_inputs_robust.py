@@ -1,4 +1,5 @@
-"""Inputs as administrators make them: AIX tar's absolute member names, single .bz2 / .xz files."""
+"""Inputs as administrators make them: AIX tar's absolute member names, single .bz2 / .xz files,
+NUL bytes left by a glitch or a crash."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from lparscope.inputs import Limits, collect
+from lparscope.inputs import InputFile, Limits, collect, iter_inputs
+from lparscope.pipeline import read_estate
 
 LSATTR = b"# lsattr -El hdisk0\nqueue_depth  3  Queue DEPTH  True\nreserve_policy  single_path  Reserve Policy  True\n"
 NMON = b"AAA,progname,topas_nmon\nAAA,host,aix9\nZZZZ,T0001,10:00:00,01-JAN-2026\n"
@@ -88,3 +90,53 @@ def test_text_that_starts_like_bzip2_is_text(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_bytes(b"BZh9 is how a bzip2 file starts\n")
     (got,) = collect([str(tmp_path)]).files
     assert got.text.startswith("BZh9")
+
+
+# 3. NUL bytes
+
+def _statuses(path: Path) -> list:  # type: ignore[type-arg]
+    estate, _ = read_estate(iter_inputs([str(path)]), workers=1)
+    return estate.inputs
+
+
+def test_a_few_nul_bytes_are_removed_with_one_warning_naming_the_first_line(tmp_path: Path) -> None:
+    lines = LSATTR.split(b"\n")
+    (tmp_path / "lsattr_hdisk0.txt").write_bytes(b"\n".join([lines[0], lines[1][:5] + b"\0" + lines[1][5:],
+                                                                 lines[2] + b"\0\0", b""]))
+    (status,) = _statuses(tmp_path)
+    assert status.status == "partly" and status.kind == "lsattr"
+    assert status.warnings == [(2, "3 NUL bytes removed (the first on this line): damaged in a copy or transfer?")]
+    (f,) = collect([str(tmp_path)]).files
+    assert "\0" not in f.text and "queue_depth  3" in f.text
+
+
+@pytest.mark.parametrize("pad", [1, 512, 4096 - len(LSATTR)])
+def test_nul_padding_at_the_end_is_dropped_with_a_warning(tmp_path: Path, pad: int) -> None:
+    (tmp_path / "lsattr_hdisk0.txt").write_bytes(LSATTR + b"\0" * pad)
+    (status,) = _statuses(tmp_path)
+    ((line, message),) = status.warnings
+    assert line == 3 and message.startswith(f"{pad} NUL byte") and "after this line dropped" in message
+    assert ("may end early" in message) == (pad >= 16)
+
+
+def test_nuls_past_the_head_of_a_large_file_are_removed_where_it_is_read(tmp_path: Path) -> None:
+    big = tmp_path / "lsattr_hdisk0.txt"
+    body = LSATTR + b"".join(b"attr%d  value%d  Some attribute  True\n" % (i, i) for i in range(3000))
+    big.write_bytes(body + b"\0" * 3000)
+    (item,) = iter_inputs([str(big)])
+    assert isinstance(item, InputFile) and item.deferred is not None
+    (status,) = _statuses(big)
+    assert status.status == "partly" and status.warnings[0][0] == 3 + 3000 and "3000 NUL bytes" in status.warnings[0][1]
+
+
+def test_binary_files_are_still_not_read(tmp_path: Path) -> None:
+    (tmp_path / "core").write_bytes(b"\x01\xf7" + b"\0" * 100 + b"XCOFF core")  # AIX 64-bit XCOFF magic
+    (tmp_path / "elf").write_bytes(b"\x7fELF" + LSATTR)
+    (tmp_path / "random.dat").write_bytes(bytes((i * 7919 + 13) % 256 for i in range(20000)))
+    (tmp_path / "records.db").write_bytes(b"".join(b"aix%d\0\0\0\x01\x02tty%d\0\0\0" % (i, i) for i in range(200)))
+    (tmp_path / "zeroed.txt").write_bytes(b"\0" * 4096)
+    got = collect([str(tmp_path)])
+    assert not got.files
+    why = {Path(p.display).name: p.message for p in got.problems}
+    assert why.pop("zeroed.txt").startswith("holds only NUL bytes")
+    assert set(why.values()) == {"binary file (not a command output); not read"}

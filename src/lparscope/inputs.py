@@ -21,7 +21,7 @@ from .bundles import read_tar, read_zip
 from .compress_z import TooLargeZ, expand_z, is_z
 from .decompress import codec_of, expand, expanded_size, inner_head
 from .input_items import (DAMAGE, InputFile, InputProblem, Item, Limits, _mb, _member_folder,  # noqa: F401
-                          _safe_member_name, decode_text, is_nmon, utf16_as_utf8, utf16_codec)
+                          _safe_member_name, is_nmon, looks_binary, read_text, utf16_as_utf8, utf16_codec)
 from .recording_head import HEAD_BYTES as RECORDING_HEAD
 from .pipeline_guard import describe
 
@@ -159,14 +159,14 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
                 return _member(mdisplay, folder, read, limits, budget, depth + 1)
             yield from (read_zip if _is_zip(data) else read_tar)(display, data, limits, member)
         return
-    text = decode_text(data)
-    if text is None:
-        yield InputProblem(display, "binary file (not a command output); not read")
+    got = read_text(data)
+    if got.text is None:
+        yield InputProblem(display, got.why)
         return
     if not budget.take(len(data)):
         yield InputProblem(display, f"too large: the run's inputs exceed {_mb(limits.max_total_bytes)} of text; not read")
         return
-    yield InputFile(display, text, folder)
+    yield InputFile(display, got.text, folder, notes=got.notes)
 
 
 def _member(display: str, folder: str, read: Callable[[], bytes], limits: Limits, budget: _Budget,
@@ -262,7 +262,7 @@ def _plain_text(head: bytes) -> bool:
     """The head of a file that :func:`_from_bytes` would read as plain text, whatever follows: not
     compressed, a bundle, a workbook, UTF-16 or binary (each is told from the first 64 KB or less)."""
     return not (codec_of(head) is not None or is_z(head) or _is_zip(head) or _is_workbook(head) or _is_tar(head)
-                or utf16_codec(head) is not None or b"\x00" in head[:8192])
+                or utf16_codec(head) is not None or looks_binary(head))
 
 
 def _guarded(path: str, display: str, folder: str, limits: Limits, budget: _Budget) -> Iterator[Item]:
