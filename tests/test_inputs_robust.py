@@ -1,21 +1,28 @@
 """Inputs as administrators make them: AIX tar's absolute member names, single .bz2 / .xz files,
-NUL bytes left by a glitch or a crash."""
+NUL bytes left by a glitch or a crash, file names that are not UTF-8."""
 
 from __future__ import annotations
 
 import bz2
 import io
+import json
 import lzma
+import os
 import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from lparscope.cli import app
 from lparscope.inputs import InputFile, Limits, collect, iter_inputs
-from lparscope.pipeline import read_estate
+from lparscope.pipeline import analyze, read_estate
+from lparscope.report.json_report import build_report, dumps
 
 LSATTR = b"# lsattr -El hdisk0\nqueue_depth  3  Queue DEPTH  True\nreserve_policy  single_path  Reserve Policy  True\n"
+VMSTAT_V = (b"# vmstat -v\n  262144 memory pages\n  3 memory pools\n  120 pending disk I/Os blocked with no pbuf\n"
+            b"  4000 filesystem I/Os blocked with no fsbuf\n")
 NMON = b"AAA,progname,topas_nmon\nAAA,host,aix9\nZZZZ,T0001,10:00:00,01-JAN-2026\n"
 
 
@@ -140,3 +147,51 @@ def test_binary_files_are_still_not_read(tmp_path: Path) -> None:
     why = {Path(p.display).name: p.message for p in got.problems}
     assert why.pop("zeroed.txt").startswith("holds only NUL bytes")
     assert set(why.values()) == {"binary file (not a command output); not read"}
+
+
+# 4. names that are not UTF-8
+
+def _latin1_folder(tmp_path: Path) -> Path:
+    top = tmp_path / "estate"
+    try:
+        os.makedirs(os.path.join(os.fsencode(top), b"h\xe9te1"))
+        with open(os.path.join(os.fsencode(top), b"h\xe9te1", b"lsattr_\xe9.txt"), "wb") as fh:
+            fh.write(LSATTR)
+        with open(os.path.join(os.fsencode(top), b"h\xe9te1", b"vmstat_v.txt"), "wb") as fh:
+            fh.write(VMSTAT_V)
+    except OSError:
+        pytest.skip("this file system takes UTF-8 names only")
+    return top
+
+
+def test_latin1_file_and_folder_names_are_shown_as_text(tmp_path: Path) -> None:
+    top = _latin1_folder(tmp_path)
+    got = collect([str(top)])
+    assert [f.display for f in got.files] == [f"{top}/h\u00e9te1/lsattr_\u00e9.txt", f"{top}/h\u00e9te1/vmstat_v.txt"]
+    assert {f.folder for f in got.files} == {"h\u00e9te1"}
+    analysis = analyze([str(top)], workers=1)
+    assert "h\u00e9te1" in analysis.estate.hosts
+    dumps(build_report(analysis)).encode("utf-8")  # no surrogate left anywhere
+    bundle = tmp_path / "coll.tar"  # GNU tar, names in Latin-1
+    with tarfile.open(bundle, "w", format=tarfile.GNU_FORMAT, encoding="latin-1") as tf:
+        info = tarfile.TarInfo("h\u00f4te2/lsattr_\u00e9.txt")
+        info.size = len(LSATTR)
+        tf.addfile(info, io.BytesIO(LSATTR))
+    (f,) = collect([str(bundle)]).files
+    assert f.display == f"{bundle}!h\u00f4te2/lsattr_\u00e9.txt" and f.folder == "h\u00f4te2"
+
+
+def test_cli_reports_and_store_end_cleanly_on_latin1_names(tmp_path: Path) -> None:
+    top = _latin1_folder(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    res = CliRunner().invoke(app, ["analyze", str(top), "-q", "--json", str(out / "r.json"), "--html",
+                                   str(out / "r.html"), "--xlsx", str(out / "r.xlsx")])
+    assert res.exit_code == 0, res.output
+    report = json.loads((out / "r.json").read_text(encoding="utf-8"))
+    assert "h\u00e9te1" in {h["name"] for h in report["hosts"]}
+    assert "h\u00e9te1" in (out / "r.html").read_text(encoding="utf-8") and (out / "r.xlsx").stat().st_size
+    from lparscope.store.ingest import ingest
+
+    result = ingest([str(top)], tmp_path / "s.duckdb")
+    assert result.added and result.hosts == 1

@@ -72,13 +72,26 @@ def is_nmon(head: bytes) -> bool:
 
 
 def _safe_member_name(name: str) -> str | None:
-    """A member's path, normalised and relative; None when it climbs
+    """A member's path, normalised and relative, as text (:func:`text_name`); None when it climbs
     out of the bundle (``../``) or names a drive (``C:``). An absolute name (AIX ``tar cvf x.tar
     /tmp/perf`` keeps the leading ``/``) is read as relative: nothing is ever extracted."""
     path = posixpath.normpath(name.replace("\\", "/").lstrip("/"))
     if path in (".", "..") or path.startswith("../") or ":" in path.split("/")[0]:
         return None
-    return path
+    return text_name(path)
+
+
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def text_name(name: str) -> str:
+    """A file, folder or member name as text: bytes that are not UTF-8 (Python keeps them as
+    surrogate escapes: a Latin-1 name from an AIX box, a GNU tar member) read as Latin-1, so
+    'h\\udce9te1' shows as 'h\u00e9te1'. Only for showing: the real name still opens the file."""
+    if name.isascii():
+        return name
+    name = _ESCAPED.sub(lambda m: chr(ord(m.group()) - 0xDC00), name)
+    return name.encode("utf-8", "replace").decode("utf-8")  # any other lone surrogate: '?'
 
 
 def _member_folder(member: str, bundle_display: str) -> str:

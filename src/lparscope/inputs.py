@@ -21,7 +21,7 @@ from .bundles import read_tar, read_zip
 from .compress_z import TooLargeZ, expand_z, is_z
 from .decompress import codec_of, expand, expanded_size, inner_head
 from .input_items import (DAMAGE, InputFile, InputProblem, Item, Limits, _mb, _member_folder,  # noqa: F401
-                          _safe_member_name, is_nmon, looks_binary, read_text, utf16_as_utf8, utf16_codec)
+                          _safe_member_name, is_nmon, looks_binary, read_text, text_name, utf16_as_utf8, utf16_codec)
 from .recording_head import HEAD_BYTES as RECORDING_HEAD
 from .pipeline_guard import describe
 
@@ -283,22 +283,23 @@ def _guarded(path: str, display: str, folder: str, limits: Limits, budget: _Budg
 
 def iter_inputs(paths: list[str], limits: Limits | None = None) -> Iterator[Item]:
     """Everything readable under ``paths``, one file at a time, in a stable order, with what
-    could not be read. Nothing is held beyond the item being handed out."""
+    could not be read. Nothing is held beyond the item being handed out. Names are shown as text
+    (:func:`input_items.text_name`)."""
     limits = limits or Limits()
     budget = _Budget(limits)
     for given in paths:
         root = Path(given)
         if root.is_dir():
             real_root = root.resolve()
-            for fpath, display, folder, link in _files_under(root, real_root.name):
+            for fpath, display, folder, link in _files_under(root, text_name(real_root.name)):
                 if link and not Path(fpath).resolve().is_relative_to(real_root):
                     yield InputProblem(display, "link pointing outside the folder; not followed")
                     continue
                 yield from _guarded(fpath, display, folder, limits, budget)
         elif root.exists():
-            yield from _guarded(str(root), str(root), root.resolve().parent.name, limits, budget)
+            yield from _guarded(str(root), text_name(str(root)), text_name(root.resolve().parent.name), limits, budget)
         else:
-            yield InputProblem(given, "no such file or folder")
+            yield InputProblem(text_name(given), "no such file or folder")
 
 
 def _files_under(root: Path, root_name: str) -> Iterator[tuple[str, str, str, bool]]:
@@ -306,7 +307,7 @@ def _files_under(root: Path, root_name: str) -> Iterator[tuple[str, str, str, bo
     (names sorted, a folder's files before its subfolders, hidden names skipped, links to folders not
     followed, unreadable folders skipped), with one directory listing per folder and no system call
     or path object per file (a thousand hosts are 6,750 files)."""
-    pending = [(os.fspath(root), str(root), root_name)]
+    pending = [(os.fspath(root), text_name(str(root)), root_name)]
     while pending:
         where, shown, folder = pending.pop()
         try:
@@ -321,9 +322,10 @@ def _files_under(root: Path, root_name: str) -> Iterator[tuple[str, str, str, bo
             except OSError:
                 is_dir = False
             if not is_dir:
-                yield e.path, _joined(shown, e.name), folder, e.is_symlink()
+                yield e.path, _joined(shown, text_name(e.name)), folder, e.is_symlink()
             elif not e.is_symlink():
-                below.append((e.path, _joined(shown, e.name), e.name))
+                name = text_name(e.name)
+                below.append((e.path, _joined(shown, name), name))
         pending.extend(reversed(below))
 
 
