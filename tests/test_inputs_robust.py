@@ -1,5 +1,5 @@
 """Inputs as administrators make them: AIX tar's absolute member names, single .bz2 / .xz files,
-NUL bytes left by a glitch or a crash, file names that are not UTF-8."""
+NUL bytes left by a glitch or a crash, file names that are not UTF-8, paths given twice."""
 
 from __future__ import annotations
 
@@ -195,3 +195,31 @@ def test_cli_reports_and_store_end_cleanly_on_latin1_names(tmp_path: Path) -> No
 
     result = ingest([str(top)], tmp_path / "s.duckdb")
     assert result.added and result.hosts == 1
+
+
+# 5. the same file given twice
+
+def test_overlapping_paths_read_each_file_once(tmp_path: Path) -> None:
+    top = tmp_path / "estate"
+    (top / "aix1").mkdir(parents=True)
+    (top / "aix1" / "lsattr_hdisk0.txt").write_bytes(LSATTR)
+    (top / "aix1" / "vmstat_v.txt").write_bytes(VMSTAT_V)
+    (top / "aix1" / "latest_vmstat.txt").symlink_to("vmstat_v.txt")
+    once = build_report(analyze([str(top)], workers=1))
+    again = analyze([str(top), str(top / "aix1"), str(top / "aix1" / "vmstat_v.txt"), str(tmp_path / "." / "estate")],
+                    workers=1)
+    twice = build_report(again)
+    assert [i["path"] for i in twice["inputs"]] == [i["path"] for i in once["inputs"]]
+    assert [f["message"] for f in twice["findings"]] == [f["message"] for f in once["findings"]]
+    assert once["summary"]["repeated_inputs"] == 1  # the link inside the folder
+    assert twice["summary"]["repeated_inputs"] == 1 + 3 + 1 + 3
+    res = CliRunner().invoke(app, ["analyze", str(top), str(top / "aix1"), "-q"])
+    assert res.exit_code == 0 and res.output.count("repeated input(s) skipped") == 1
+    assert "4 repeated input(s) skipped" in res.output
+
+
+def test_a_bundle_given_twice_is_read_once(tmp_path: Path) -> None:
+    bundle = tmp_path / "coll.tar"
+    _tar(bundle, [("aix1/lsattr.txt", LSATTR)])
+    got = collect([str(bundle), str(tmp_path), str(tmp_path / ".." / tmp_path.name / "coll.tar")])
+    assert _members(got) == ["aix1/lsattr.txt"] and len(got.repeated) == 2

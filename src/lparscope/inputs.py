@@ -4,7 +4,8 @@ compress .Z: AIX snap -c writes snap.pax.Z), and single compressed files, withou
 Bundles are read in place (never extracted to disk). Members that are links, devices or paths
 climbing out of the bundle (``../``) are refused (an absolute name, as AIX tar keeps it, is read
 as relative), and size limits guard against archive bombs. Archives are recognised by their
-content (magic bytes), not by their file name.
+content (magic bytes), not by their file name. A file reached twice (overlapping paths given,
+a link to a file read already) is read once.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .pipeline_guard import describe
 class Collected:
     files: list[InputFile] = field(default_factory=list)
     problems: list[InputProblem] = field(default_factory=list)
+    repeated: list[str] = field(default_factory=list)  # inputs not read again (iter_inputs' ``repeated``)
 
 
 CHUNK = 1024 * 1024
@@ -281,25 +283,48 @@ def _guarded(path: str, display: str, folder: str, limits: Limits, budget: _Budg
         yield InputProblem(display, f"internal error while reading it: {describe(exc)}", internal=True)
 
 
-def iter_inputs(paths: list[str], limits: Limits | None = None) -> Iterator[Item]:
+def iter_inputs(paths: list[str], limits: Limits | None = None, repeated: list[str] | None = None) -> Iterator[Item]:
     """Everything readable under ``paths``, one file at a time, in a stable order, with what
-    could not be read. Nothing is held beyond the item being handed out. Names are shown as text
-    (:func:`input_items.text_name`)."""
+    could not be read. Nothing is held beyond the item being handed out. Each real file is read
+    once: one reached again (overlapping paths given, a link to a file read already) is not, and
+    its name goes to ``repeated``. Names are shown as text (:func:`input_items.text_name`)."""
     limits = limits or Limits()
     budget = _Budget(limits)
+    seen: set[str] = set()  # the real paths read so far
+    repeats = repeated if repeated is not None else []
     for given in paths:
         root = Path(given)
         if root.is_dir():
             real_root = root.resolve()
+            base, real = os.fspath(root), str(real_root)
+            links = []  # read after the folder's own files: a file is named as where it is, not as a link to it
             for fpath, display, folder, link in _files_under(root, text_name(real_root.name)):
-                if link and not Path(fpath).resolve().is_relative_to(real_root):
-                    yield InputProblem(display, "link pointing outside the folder; not followed")
+                if link:
+                    links.append((fpath, display, folder))
                     continue
-                yield from _guarded(fpath, display, folder, limits, budget)
+                # below a resolved folder, a file that is not a link is where its path says (no system call)
+                if _first_time(real + fpath[len(base):], display, seen, repeats):
+                    yield from _guarded(fpath, display, folder, limits, budget)
+            for fpath, display, folder in links:
+                target = Path(fpath).resolve()
+                if not target.is_relative_to(real_root):
+                    yield InputProblem(display, "link pointing outside the folder; not followed")
+                elif _first_time(str(target), display, seen, repeats):
+                    yield from _guarded(fpath, display, folder, limits, budget)
         elif root.exists():
-            yield from _guarded(str(root), text_name(str(root)), text_name(root.resolve().parent.name), limits, budget)
+            if _first_time(os.path.realpath(root), text_name(str(root)), seen, repeats):
+                yield from _guarded(str(root), text_name(str(root)), text_name(root.resolve().parent.name), limits, budget)
         else:
             yield InputProblem(text_name(given), "no such file or folder")
+
+
+def _first_time(real: str, display: str, seen: set[str], repeats: list[str]) -> bool:
+    """Whether the file at real path ``real`` is met for the first time in this run (else noted in ``repeats``)."""
+    if real in seen:
+        repeats.append(display)
+        return False
+    seen.add(real)
+    return True
 
 
 def _files_under(root: Path, root_name: str) -> Iterator[tuple[str, str, str, bool]]:
@@ -339,6 +364,6 @@ def _joined(shown: str, name: str) -> str:
 def collect(paths: list[str], limits: Limits | None = None) -> Collected:
     """Everything readable under ``paths`` at once (see :func:`iter_inputs` to read one by one)."""
     out = Collected()
-    for item in iter_inputs(paths, limits):
+    for item in iter_inputs(paths, limits, out.repeated):
         (out.files if isinstance(item, InputFile) else out.problems).append(item)  # type: ignore[arg-type]
     return out

@@ -100,6 +100,8 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
             _internal(estate, f.display, 1, None, host or f.folder, "reading it", exc)
     for prob in problems:
         estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
+    if isinstance(collected, Collected):
+        estate.repeated_inputs = list(collected.repeated)
     for stage, step in (("settling the model", build.finish), ("building the frames", _frames)):
         try:
             step(estate)
@@ -331,7 +333,9 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
     """
     cfg = cfg or Config()
     with heap.long_lived():
-        estate, texts = read_estate(iter_inputs(paths, limits), tz=tz, progress=progress, workers=workers)
+        repeated: list[str] = []  # inputs met again, not read twice
+        estate, texts = read_estate(iter_inputs(paths, limits, repeated), tz=tz, progress=progress, workers=workers)
+        estate.repeated_inputs = repeated
         heap.settle()
         problems: list[str] = []
         try:

@@ -36,6 +36,7 @@ class IngestResult:
 
 
 def _files(paths: list[str]) -> list[Path]:
+    """The regular files given or under a folder given, each once (overlapping paths given)."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
@@ -43,7 +44,10 @@ def _files(paths: list[str]) -> list[Path]:
             out += sorted(f for f in path.rglob("*") if f.is_file() and not f.is_symlink())
         elif path.is_file():
             out.append(path)
-    return out
+    once: dict[Path, Path] = {}
+    for f in out:
+        once.setdefault(f.resolve(), f)
+    return list(once.values())
 
 
 def content_hashes(paths: list[str]) -> list[tuple[str, str, int]]:
