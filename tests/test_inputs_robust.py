@@ -117,6 +117,12 @@ def test_a_few_nul_bytes_are_removed_with_one_warning_naming_the_first_line(tmp_
     assert "\0" not in f.text and "queue_depth  3" in f.text
 
 
+def test_a_short_output_with_a_nul_after_each_of_its_lines_is_text(tmp_path: Path) -> None:
+    (tmp_path / "ioslevel.txt").write_bytes(b"$ ioslevel\n\x003.1.4.10\n\x00$\n\x00")  # 2 NUL runs in 28 bytes
+    (f,) = collect([str(tmp_path)]).files
+    assert f.text == "$ ioslevel\n3.1.4.10\n$\n" and [n for n, _ in f.notes] == [2, 3]
+
+
 @pytest.mark.parametrize("pad", [1, 512, 4096 - len(LSATTR)])
 def test_nul_padding_at_the_end_is_dropped_with_a_warning(tmp_path: Path, pad: int) -> None:
     (tmp_path / "lsattr_hdisk0.txt").write_bytes(LSATTR + b"\0" * pad)

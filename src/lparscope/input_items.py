@@ -132,20 +132,22 @@ def snap_root(display: str) -> tuple[str, str] | None:
 _BINARY_MAGIC = (b"\x7fELF", b"\x01\xdf", b"\x01\xf7", b"\x89PNG", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-",
                  b"SQLite format 3\x00", b"7z\xbc\xaf\x27\x1c", b"\xed\xab\xee\xdb", b"\x28\xb5\x2f\xfd")
 # Control bytes text does not hold (tab, line ends, form feed, backspace and ESC of terminal captures
-# are text); NUL is counted apart, a run of NULs once (a zeroed block in a copy is one glitch).
+# are text); NULs are counted apart, a run of them once (a zeroed block in a copy is one glitch).
 _CONTROL = bytes(sorted(set(range(32)) - set(b"\x00\t\n\r\x0b\x0c\x08\x1b") | {0x7F}))
 _NUL_RUN = re.compile(rb"\x00+")
 BINARY_SAMPLE = 8192  # the head looked at to tell binary data from text
 
 
 def looks_binary(data: bytes) -> bool:
-    """Binary data, not text with a few damaged bytes: a known binary magic number, or more than 1 in
-    20 bytes of the head (NUL padding at its end left out) being control bytes or NUL runs."""
+    """Binary data, not text with a few damaged bytes, told from the head (NUL padding at its end
+    left out): a known binary magic number, more than 1 byte in 20 a control byte text never holds,
+    or NUL runs by the dozen (fixed fields of records), more than 8 and 1 in 100 bytes. A few NULs
+    (a glitch, a zeroed block) are text with damage, read by :func:`read_text`."""
     if data.startswith(_BINARY_MAGIC):
         return True
     head = data[:BINARY_SAMPLE].rstrip(b"\x00")
-    odd = len(head) - len(head.translate(None, _CONTROL)) + len(_NUL_RUN.findall(head))
-    return odd >= 2 and odd * 20 > len(head)
+    control = len(head) - len(head.translate(None, _CONTROL))
+    return control * 20 > len(head) or len(_NUL_RUN.findall(head)) > max(8, len(head) // 100)
 
 
 @dataclass
