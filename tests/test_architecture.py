@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "lparscope"
 # Lowest first. A package may import a package of a lower layer, never one of its own layer
 # (other than itself) or a higher one. docs/architecture.md explains each layer.
 LAYERS: list[set[str]] = [
-    {"__init__", "numbers", "pipeline_guard", "heap", "dict_views", "compress_z", "recording_head"},  # the version; leaf helpers (finite numbers, failure guards, the GC, report dicts made when read, .Z expansion)
+    {"__init__", "numbers", "pipeline_guard", "heap", "dict_views", "compress_z", "decompress", "recording_head"},  # the version; leaf helpers (finite numbers, failure guards, the GC, report dicts made when read, .Z, gzip, bzip2 and xz expansion)
     {"native_core"},                # the optional native core (lparscope._nmon_native), when it is current
     {"nmon", "collect"},            # nmon recordings as tables; the collector scripts (no analysis)
     {"sources"},                    # one parser per input kind: text -> records

@@ -1,9 +1,11 @@
 """tar and zip bundles read in place: members listed, refused or handed on one by one.
 
-Members that are links, devices, absolute paths or paths climbing out of the bundle (``../``)
-are refused; sizes are checked against :class:`lparscope.input_items.Limits` before anything is
-expanded. What a member holds is read by the ``handle`` callback (lparscope.inputs), so nested
-bundles and compressed members count against the same run budget.
+Members that are links, devices or paths climbing out of the bundle (``../``) are refused (an
+absolute name is read as relative: AIX tar keeps the leading ``/``); names that are not UTF-8 are
+shown as Latin-1 (:func:`lparscope.input_items.text_name`); sizes are checked against
+:class:`lparscope.input_items.Limits` before anything is expanded. What a member holds is read by
+the ``handle`` callback (lparscope.inputs), so nested bundles and compressed members count against
+the same run budget.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import tarfile
 import zipfile
 from collections.abc import Callable, Iterator
 
-from .input_items import DAMAGE, InputProblem, Item, Limits, _mb, _member_folder, _safe_member_name, is_nmon
+from .input_items import (DAMAGE, InputProblem, Item, Limits, _mb, _member_folder, _safe_member_name, is_nmon,
+                          text_name)
 from .pipeline_guard import describe
 from .recording_head import HEAD_BYTES
 
@@ -55,7 +58,7 @@ def read_tar(display: str, data: bytes, limits: Limits, handle: Member) -> Itera
             if member is None:
                 break
             count += 1
-            mdisplay = f"{display}!{member.name}"
+            mdisplay = f"{display}!{text_name(member.name)}"
             if count > limits.max_members:
                 yield InputProblem(display, f"too large: more than {limits.max_members} members; rest not read")
                 break
@@ -63,7 +66,7 @@ def read_tar(display: str, data: bytes, limits: Limits, handle: Member) -> Itera
                 continue
             name = _safe_member_name(member.name)
             if name is None:
-                yield InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused")
+                yield InputProblem(mdisplay, "member path leaves the bundle (../) or names a drive; refused")
                 continue
             if member.issym() or member.islnk():
                 yield InputProblem(mdisplay, "member is a link; not followed")
@@ -102,10 +105,10 @@ def read_zip(display: str, data: bytes, limits: Limits, handle: Member) -> Itera
         for info in infos:
             if info.is_dir():
                 continue
-            mdisplay = f"{display}!{info.filename}"
+            mdisplay = f"{display}!{text_name(info.filename)}"
             name = _safe_member_name(info.filename)
             if name is None:
-                yield InputProblem(mdisplay, "member path is absolute or leaves the bundle; refused")
+                yield InputProblem(mdisplay, "member path leaves the bundle (../) or names a drive; refused")
                 continue
             mode = (info.external_attr >> 16) & 0o170000
             if mode == 0o120000:

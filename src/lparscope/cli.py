@@ -19,6 +19,7 @@ import typer
 from rich.console import Console
 
 from . import __version__, heap
+from .input_items import text_name
 from .report.fixscript import render_fix_scripts
 from .report.json_report import build_report, write_json, write_json_to
 from .pipeline_guard import describe, guarded_charts
@@ -238,7 +239,7 @@ def analyze(
         err.print(f"{len(internal)} internal error(s): the rest was read and reported (exit {EXIT_INTERNAL})")
         raise typer.Exit(EXIT_INTERNAL)
     if read == 0:
-        err.print("[red]error:[/] no supported command output found in: " + " ".join(paths))
+        err.print("[red]error:[/] no supported command output found in: " + " ".join(text_name(p) for p in paths))
         raise typer.Exit(EXIT_USAGE)
     if not ok:
         raise typer.Exit(EXIT_USAGE)

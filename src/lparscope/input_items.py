@@ -6,11 +6,12 @@ helpers both halves use. It imports only a leaf of lparscope (recording_head), s
 from __future__ import annotations
 
 import lzma
+import posixpath
 import re
 import tarfile
 import zipfile
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .recording_head import HEAD_BYTES, is_nmon_or_njmon
@@ -40,6 +41,8 @@ class InputFile:
     # A large plain text file (its head checked: not compressed, a bundle, UTF-16 or binary) is listed
     # without being read: (path, bytes) read where it is parsed (a worker), by read_deferred.
     deferred: tuple[Path, int] | None = None
+    # What reading it changed, as (file line, message): NUL bytes removed, NUL padding dropped.
+    notes: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def size(self) -> int:
@@ -69,11 +72,26 @@ def is_nmon(head: bytes) -> bool:
 
 
 def _safe_member_name(name: str) -> str | None:
-    """Normalised relative member path, or None when it is absolute or climbs out."""
-    p = PurePosixPath(name.replace("\\", "/"))
-    if p.is_absolute() or ".." in p.parts or (p.parts and ":" in p.parts[0]):
+    """A member's path, normalised and relative, as text (:func:`text_name`); None when it climbs
+    out of the bundle (``../``) or names a drive (``C:``). An absolute name (AIX ``tar cvf x.tar
+    /tmp/perf`` keeps the leading ``/``) is read as relative: nothing is ever extracted."""
+    path = posixpath.normpath(name.replace("\\", "/").lstrip("/"))
+    if path in (".", "..") or path.startswith("../") or ":" in path.split("/")[0]:
         return None
-    return str(p)
+    return text_name(path)
+
+
+_ESCAPED = re.compile("[\udc80-\udcff]")
+
+
+def text_name(name: str) -> str:
+    """A file, folder or member name as text: bytes that are not UTF-8 (Python keeps them as
+    surrogate escapes: a Latin-1 name from an AIX box, a GNU tar member) read as Latin-1, so
+    'h\\udce9te1' shows as 'h\u00e9te1'. Only for showing: the real name still opens the file."""
+    if name.isascii():
+        return name
+    name = _ESCAPED.sub(lambda m: chr(ord(m.group()) - 0xDC00), name)
+    return name.encode("utf-8", "replace").decode("utf-8")  # any other lone surrogate: '?'
 
 
 def _member_folder(member: str, bundle_display: str) -> str:
@@ -109,14 +127,74 @@ def snap_root(display: str) -> tuple[str, str] | None:
     return None
 
 
-def decode_text(data: bytes) -> str | None:
-    """Text of a file, or None when it looks binary."""
-    if b"\x00" in data[:8192]:
-        return None
+# Magic numbers of binary files met beside command outputs: executables and core files (ELF, AIX
+# XCOFF 32 and 64 bit), images, PDF, SQLite, 7-Zip, RPM packages, zstd.
+_BINARY_MAGIC = (b"\x7fELF", b"\x01\xdf", b"\x01\xf7", b"\x89PNG", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"%PDF-",
+                 b"SQLite format 3\x00", b"7z\xbc\xaf\x27\x1c", b"\xed\xab\xee\xdb", b"\x28\xb5\x2f\xfd")
+# Control bytes text does not hold (tab, line ends, form feed, backspace and ESC of terminal captures
+# are text); NULs are counted apart, a run of them once (a zeroed block in a copy is one glitch).
+_CONTROL = bytes(sorted(set(range(32)) - set(b"\x00\t\n\r\x0b\x0c\x08\x1b") | {0x7F}))
+_NUL_RUN = re.compile(rb"\x00+")
+BINARY_SAMPLE = 8192  # the head looked at to tell binary data from text
+
+
+def looks_binary(data: bytes) -> bool:
+    """Binary data, not text with a few damaged bytes, told from the head (NUL padding at its end
+    left out): a known binary magic number, more than 1 byte in 20 a control byte text never holds,
+    or NUL runs by the dozen (fixed fields of records), more than 8 and 1 in 100 bytes. A few NULs
+    (a glitch, a zeroed block) are text with damage, read by :func:`read_text`."""
+    if data.startswith(_BINARY_MAGIC):
+        return True
+    head = data[:BINARY_SAMPLE].rstrip(b"\x00")
+    control = len(head) - len(head.translate(None, _CONTROL))
+    return control * 20 > len(head) or len(_NUL_RUN.findall(head)) > max(8, len(head) // 100)
+
+
+@dataclass
+class Text:
+    """A file's bytes as text (None: not text, ``why`` says so), with what reading it changed."""
+
+    text: str | None
+    why: str = ""
+    notes: list[tuple[int, str]] = field(default_factory=list)  # (file line, message)
+
+
+BINARY = "binary file (not a command output); not read"
+
+
+def read_text(data: bytes) -> Text:
+    """Text of a file (UTF-8, else Latin-1), NUL bytes taken out and said so: a NUL inside the text
+    (a glitch of a copy or transfer) is removed, NUL padding at the end (a file cut by a crash,
+    its last block zeroed) is dropped. Binary data is not text."""
+    if data and not data.strip(b"\x00"):
+        return Text(None, "holds only NUL bytes (zeroed, e.g. by a crash while it was written); not read")
+    if looks_binary(data):
+        return Text(None, BINARY)
+    notes = []
+    body = data.rstrip(b"\x00")
+    padding = len(data) - len(body)
+    if b"\x00" in body:
+        notes.append((line_at(body, body.index(b"\x00")), f"{_nuls(body.count(0))} removed (the first on this "
+                                                          "line): damaged in a copy or transfer?"))
+    if padding:  # a block's worth: what a crash or a cut copy leaves
+        notes.append((line_at(body, max(len(body) - 1, 0)), f"{_nuls(padding)} after this line dropped"
+                      + (" (padding a crash or a cut copy leaves): the output may end early" if padding >= 16 else "")))
+    if b"\x00" in body:
+        body = body.replace(b"\x00", b"")
     try:
-        return data.decode("utf-8-sig")  # a UTF-8 byte order mark is not text
+        return Text(body.decode("utf-8-sig"), notes=notes)  # a UTF-8 byte order mark is not text
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return Text(body.decode("latin-1"), notes=notes)
+
+
+def _nuls(n: int) -> str:
+    return f"{n} NUL byte" + ("s" if n != 1 else "")
+
+
+def line_at(data: bytes, pos: int) -> int:
+    """The line (from 1) byte ``pos`` is on, line ends as the parsers count them (CRLF, CR or LF)."""
+    part = data[:pos]
+    return part.count(b"\n") + part.count(b"\r") - part.count(b"\r\n") + 1
 
 
 def utf16_codec(data: bytes) -> str | None:
@@ -145,8 +223,8 @@ def utf16_as_utf8(data: bytes) -> bytes:
         return data
 
 
-def read_deferred(path: Path, size: int) -> str | None:
+def read_deferred(path: Path, size: int) -> Text:
     """A deferred file's text (at most ``size`` bytes, its size when it was listed), decoded as
-    when read at once; None when it now looks binary. OSError when it cannot be read."""
+    when read at once (its text None when it now looks binary). OSError when it cannot be read."""
     with open(path, "rb") as fh:
-        return decode_text(utf16_as_utf8(fh.read(size)))
+        return read_text(utf16_as_utf8(fh.read(size)))

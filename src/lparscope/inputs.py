@@ -1,15 +1,15 @@
 """Read what the user gave: files, folders and tar / zip bundles (plain, gzip, bzip2, xz or Unix
-compress .Z: AIX snap -c writes snap.pax.Z), without changing anything.
+compress .Z: AIX snap -c writes snap.pax.Z), and single compressed files, without changing anything.
 
-Bundles are read in place (never extracted to disk). Members that are links, devices,
-absolute paths or paths climbing out of the bundle (``../``) are refused, and size
-limits guard against archive bombs. Archives are recognised by their content
-(magic bytes), not by their file name.
+Bundles are read in place (never extracted to disk). Members that are links, devices or paths
+climbing out of the bundle (``../``) are refused (an absolute name, as AIX tar keeps it, is read
+as relative), and size limits guard against archive bombs. Archives are recognised by their
+content (magic bytes), not by their file name. A file reached twice (overlapping paths given,
+a link to a file read already) is read once.
 """
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import stat
@@ -20,8 +20,9 @@ from pathlib import Path
 
 from .bundles import read_tar, read_zip
 from .compress_z import TooLargeZ, expand_z, is_z
+from .decompress import codec_of, expand, expanded_size, inner_head
 from .input_items import (DAMAGE, InputFile, InputProblem, Item, Limits, _mb, _member_folder,  # noqa: F401
-                          _safe_member_name, decode_text, is_nmon, utf16_as_utf8, utf16_codec)
+                          _safe_member_name, is_nmon, looks_binary, read_text, text_name, utf16_as_utf8, utf16_codec)
 from .recording_head import HEAD_BYTES as RECORDING_HEAD
 from .pipeline_guard import describe
 
@@ -30,6 +31,7 @@ from .pipeline_guard import describe
 class Collected:
     files: list[InputFile] = field(default_factory=list)
     problems: list[InputProblem] = field(default_factory=list)
+    repeated: list[str] = field(default_factory=list)  # inputs not read again (iter_inputs' ``repeated``)
 
 
 CHUNK = 1024 * 1024
@@ -61,56 +63,13 @@ class _Budget:
             raise TooLarge(f"more than {_mb(self.limits.max_expanded_bytes)} decompressed from the inputs of this run")
 
 
-def _gzip_head(data: bytes) -> bytes:
-    """The first bytes inside a gzip (b"" when damaged)."""
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
-            return gz.read(RECORDING_HEAD)
-    except DAMAGE:
-        return b""
-
-
 def _is_tar(data: bytes, inner: bytes | None = None) -> bool:
-    if data[:3] == b"BZh" or data[:6] == b"\xfd7zXZ\x00":
-        return True
-    if data[:2] == b"\x1f\x8b":  # a gzip is a bundle only when what it holds is a tar
-        inner = _gzip_head(data) if inner is None else inner
-        return len(inner) > 262 and inner[257:262] == b"ustar"  # damaged at once: reported as a damaged gzip
+    """A tar bundle, plain or compressed: a gzip, bzip2 or xz file is one only when what it holds
+    (``inner``: its first bytes, when known) is a tar (damaged at once: read as a damaged file)."""
+    codec = codec_of(data)
+    if codec is not None:
+        data = inner_head(data, RECORDING_HEAD, codec) if inner is None else inner
     return len(data) > 262 and data[257:262] == b"ustar"
-
-
-def gzip_size(fileobj: io.BufferedIOBase | io.BytesIO, limit: int, budget: _Budget | None = None) -> int | None:
-    """Expanded size of a gzip stream, counted without keeping it; None above ``limit``.
-
-    Damage ends the count (the nmon reader then reads what it can, and says so).
-    """
-    total = 0
-    try:
-        with gzip.GzipFile(fileobj=fileobj) as gz:
-            while True:
-                got = len(gz.read(CHUNK))
-                if not got:
-                    return total
-                total += got
-                if budget is not None:
-                    budget.expand(got)
-                if total > limit:
-                    return None
-    except DAMAGE:
-        return total
-
-
-def _gunzip(data: bytes, limit: int, budget: _Budget) -> bytes | None:
-    """The content of a gzip that is not a tar bundle, or None when it is larger than ``limit``."""
-    out = bytearray()
-    with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz:
-        while len(out) <= limit:
-            piece = gz.read(min(CHUNK, limit + 1 - len(out)))
-            if not piece:
-                break
-            budget.expand(len(piece))
-            out += piece
-    return bytes(out) if len(out) <= limit else None
 
 
 def _is_workbook(data: bytes) -> bool:
@@ -159,19 +118,23 @@ def _workbook(display: str, folder: str, data: bytes, limits: Limits, budget: _B
 
 def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: _Budget, depth: int) -> Iterator[Item]:
     """What one file or bundle member holds, its bytes already read (at most the limits)."""
-    if data[:2] == b"\x1f\x8b":
-        inner = _gzip_head(data)
+    codec = codec_of(data)
+    if codec is not None:  # gzip, bzip2 or xz: a tar in it is read as a bundle below, other data expanded here
+        inner = inner_head(data, RECORDING_HEAD, codec)
         if not _is_tar(data, inner):
-            cap = limits.max_nmon_bytes if is_nmon(inner[:RECORDING_HEAD]) else limits.max_file_bytes
-            if is_nmon(inner[:RECORDING_HEAD]) and gzip_size(io.BytesIO(data), cap, budget) is None:
-                yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
-                return
-            if is_nmon(inner[:RECORDING_HEAD]):  # the nmon reader expands it to a temporary file, piece by piece
+            recording = is_nmon(inner)
+            if recording and codec == "gzip":  # the nmon reader expands it to a temporary file, piece by piece
+                if expanded_size(io.BytesIO(data), limits.max_nmon_bytes, budget.expand) is None:
+                    yield InputProblem(display, f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read")
+                    return
                 yield InputFile(display, "", folder, nmon=data)
                 return
-            expanded = _gunzip(data, cap, budget)
+            # A bzip2 or xz recording is expanded in memory, as a .Z file is.
+            cap = Z_EXPANDED_FACTOR * limits.max_file_bytes if recording else limits.max_file_bytes
+            expanded = expand(data, cap, budget.expand, codec)
             if expanded is None:
-                yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read")
+                yield InputProblem(display, f"too large: expands beyond {_mb(cap)}; not read"
+                                   + (" (uncompress it, and give what it holds)" if recording else ""))
                 return
             data = expanded
     if is_z(data):  # Unix compress (AIX snap -c writes snap.pax.Z)
@@ -198,14 +161,14 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
                 return _member(mdisplay, folder, read, limits, budget, depth + 1)
             yield from (read_zip if _is_zip(data) else read_tar)(display, data, limits, member)
         return
-    text = decode_text(data)
-    if text is None:
-        yield InputProblem(display, "binary file (not a command output); not read")
+    got = read_text(data)
+    if got.text is None:
+        yield InputProblem(display, got.why)
         return
     if not budget.take(len(data)):
         yield InputProblem(display, f"too large: the run's inputs exceed {_mb(limits.max_total_bytes)} of text; not read")
         return
-    yield InputFile(display, text, folder)
+    yield InputFile(display, got.text, folder, notes=got.notes)
 
 
 def _member(display: str, folder: str, read: Callable[[], bytes], limits: Limits, budget: _Budget,
@@ -258,11 +221,11 @@ def _read_open(fd: int, size: int, limits: Limits, budget: _Budget) -> tuple[str
     nmon recording, or ("", LATER) for a large plain text file (read where it is parsed)."""
     head = _read_fd(fd, HEAD_BYTES)
     if head[:2] == b"\x1f\x8b":
-        inner = _gzip_head(head)
+        inner = inner_head(head, RECORDING_HEAD, "gzip")
         if is_nmon(inner[:RECORDING_HEAD]):  # count what it expands to first (the nmon reader expands it to a temporary file)
             os.lseek(fd, 0, os.SEEK_SET)
             with os.fdopen(os.dup(fd), "rb") as fh:
-                if gzip_size(fh, limits.max_nmon_bytes, budget) is None:
+                if expanded_size(fh, limits.max_nmon_bytes, budget.expand) is None:
                     return f"too large: expands beyond {_mb(limits.max_nmon_bytes)}; not read", None
             head = inner[:RECORDING_HEAD]
     if is_nmon(head[:RECORDING_HEAD]):
@@ -300,8 +263,8 @@ LATER = _Later()
 def _plain_text(head: bytes) -> bool:
     """The head of a file that :func:`_from_bytes` would read as plain text, whatever follows: not
     compressed, a bundle, a workbook, UTF-16 or binary (each is told from the first 64 KB or less)."""
-    return not (head[:2] == b"\x1f\x8b" or is_z(head) or _is_zip(head) or _is_workbook(head) or _is_tar(head)
-                or utf16_codec(head) is not None or b"\x00" in head[:8192])
+    return not (codec_of(head) is not None or is_z(head) or _is_zip(head) or _is_workbook(head) or _is_tar(head)
+                or utf16_codec(head) is not None or looks_binary(head))
 
 
 def _guarded(path: str, display: str, folder: str, limits: Limits, budget: _Budget) -> Iterator[Item]:
@@ -320,24 +283,48 @@ def _guarded(path: str, display: str, folder: str, limits: Limits, budget: _Budg
         yield InputProblem(display, f"internal error while reading it: {describe(exc)}", internal=True)
 
 
-def iter_inputs(paths: list[str], limits: Limits | None = None) -> Iterator[Item]:
+def iter_inputs(paths: list[str], limits: Limits | None = None, repeated: list[str] | None = None) -> Iterator[Item]:
     """Everything readable under ``paths``, one file at a time, in a stable order, with what
-    could not be read. Nothing is held beyond the item being handed out."""
+    could not be read. Nothing is held beyond the item being handed out. Each real file is read
+    once: one reached again (overlapping paths given, a link to a file read already) is not, and
+    its name goes to ``repeated``. Names are shown as text (:func:`input_items.text_name`)."""
     limits = limits or Limits()
     budget = _Budget(limits)
+    seen: set[str] = set()  # the real paths read so far
+    repeats = repeated if repeated is not None else []
     for given in paths:
         root = Path(given)
         if root.is_dir():
             real_root = root.resolve()
-            for fpath, display, folder, link in _files_under(root, real_root.name):
-                if link and not Path(fpath).resolve().is_relative_to(real_root):
-                    yield InputProblem(display, "link pointing outside the folder; not followed")
+            base, real = os.fspath(root), str(real_root)
+            links = []  # read after the folder's own files: a file is named as where it is, not as a link to it
+            for fpath, display, folder, link in _files_under(root, text_name(real_root.name)):
+                if link:
+                    links.append((fpath, display, folder))
                     continue
-                yield from _guarded(fpath, display, folder, limits, budget)
+                # below a resolved folder, a file that is not a link is where its path says (no system call)
+                if _first_time(real + fpath[len(base):], display, seen, repeats):
+                    yield from _guarded(fpath, display, folder, limits, budget)
+            for fpath, display, folder in links:
+                target = Path(fpath).resolve()
+                if not target.is_relative_to(real_root):
+                    yield InputProblem(display, "link pointing outside the folder; not followed")
+                elif _first_time(str(target), display, seen, repeats):
+                    yield from _guarded(fpath, display, folder, limits, budget)
         elif root.exists():
-            yield from _guarded(str(root), str(root), root.resolve().parent.name, limits, budget)
+            if _first_time(os.path.realpath(root), text_name(str(root)), seen, repeats):
+                yield from _guarded(str(root), text_name(str(root)), text_name(root.resolve().parent.name), limits, budget)
         else:
-            yield InputProblem(given, "no such file or folder")
+            yield InputProblem(text_name(given), "no such file or folder")
+
+
+def _first_time(real: str, display: str, seen: set[str], repeats: list[str]) -> bool:
+    """Whether the file at real path ``real`` is met for the first time in this run (else noted in ``repeats``)."""
+    if real in seen:
+        repeats.append(display)
+        return False
+    seen.add(real)
+    return True
 
 
 def _files_under(root: Path, root_name: str) -> Iterator[tuple[str, str, str, bool]]:
@@ -345,7 +332,7 @@ def _files_under(root: Path, root_name: str) -> Iterator[tuple[str, str, str, bo
     (names sorted, a folder's files before its subfolders, hidden names skipped, links to folders not
     followed, unreadable folders skipped), with one directory listing per folder and no system call
     or path object per file (a thousand hosts are 6,750 files)."""
-    pending = [(os.fspath(root), str(root), root_name)]
+    pending = [(os.fspath(root), text_name(str(root)), root_name)]
     while pending:
         where, shown, folder = pending.pop()
         try:
@@ -360,9 +347,10 @@ def _files_under(root: Path, root_name: str) -> Iterator[tuple[str, str, str, bo
             except OSError:
                 is_dir = False
             if not is_dir:
-                yield e.path, _joined(shown, e.name), folder, e.is_symlink()
+                yield e.path, _joined(shown, text_name(e.name)), folder, e.is_symlink()
             elif not e.is_symlink():
-                below.append((e.path, _joined(shown, e.name), e.name))
+                name = text_name(e.name)
+                below.append((e.path, _joined(shown, name), name))
         pending.extend(reversed(below))
 
 
@@ -376,6 +364,6 @@ def _joined(shown: str, name: str) -> str:
 def collect(paths: list[str], limits: Limits | None = None) -> Collected:
     """Everything readable under ``paths`` at once (see :func:`iter_inputs` to read one by one)."""
     out = Collected()
-    for item in iter_inputs(paths, limits):
+    for item in iter_inputs(paths, limits, out.repeated):
         (out.files if isinstance(item, InputFile) else out.problems).append(item)  # type: ignore[arg-type]
     return out

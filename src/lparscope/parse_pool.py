@@ -56,6 +56,7 @@ class Prepared:
     shift: int = 0
     results: list[tuple[Any, Any, str]] = field(default_factory=list)  # (segment, parsed or None, error)
     packed: bytes = b""  # the file's text, compressed (kept for excerpts: ``pipeline._packed_lines``)
+    notes: list[tuple[int, str]] = field(default_factory=list)  # (file line, what reading it changed: NULs taken out)
 
 
 def prepare(display: str, text: str, registry: dict | None = None, strings: dict[str, str] | None = None
@@ -116,7 +117,7 @@ _registry = Registry().get  # the parsers, imported once per process (by a worke
 
 def prepare_input(f: InputFile, registry: dict | None = None, strings: dict[str, str] | None = None) -> Prepared:
     """:func:`prepare` of an input file, reading it first when it was listed without its text."""
-    text = f.text
+    text, notes = f.text, list(f.notes)
     if f.deferred is not None:
         try:
             read = read_deferred(*f.deferred)
@@ -124,10 +125,23 @@ def prepare_input(f: InputFile, registry: dict | None = None, strings: dict[str,
             return Prepared(skip=f"cannot read: {exc.strerror or exc}")
         except MemoryError:
             return Prepared(skip="too large: not enough memory to read it")
-        if read is None:
-            return Prepared(skip="binary file (not a command output); not read")
-        text = read
-    return prepare(f.display, text, registry, strings)
+        if read.text is None:
+            return Prepared(skip=read.why)
+        text, notes = read.text, notes + read.notes
+    pre = prepare(f.display, text, registry, strings)
+    pre.notes = notes + pre.notes
+    return pre
+
+
+def notes_by_output(notes: list[tuple[int, str]], firsts: list[int]) -> list[list[tuple[int, str]]]:
+    """A file's notes shared out among its command outputs (``firsts``: the first file line of
+    each, in order): each note goes to the output its line is in (before the first: the first)."""
+    out: list[list[tuple[int, str]]] = [[] for _ in firsts]
+    for line, message in notes:
+        k = max((i for i, first in enumerate(firsts) if first <= line), default=0)
+        if out:
+            out[k].append((line, message))
+    return out
 
 
 _WORKER_STRINGS: dict[str, str] = {}  # a worker's shared strings: it lives as long as its pool (one run)

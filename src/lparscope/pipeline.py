@@ -12,7 +12,7 @@ from typing import Any
 from pathlib import PurePath
 
 from . import heap
-from .parse_pool import Prepared, pack, parse_segment, prepare_input, prepared_inputs
+from .parse_pool import Prepared, notes_by_output, pack, parse_segment, prepare_input, prepared_inputs
 from .snap_trees import SnapTrees
 from .pipeline_guard import describe, file_seconds
 from .inputs import Collected, InputFile, InputProblem, Limits, iter_inputs
@@ -103,6 +103,8 @@ def read_estate(collected: Collected | Iterable[InputFile | InputProblem], tz: s
             _internal(estate, f.display, 1, None, host or f.folder, "reading it", exc)
     for prob in problems:
         estate.inputs.append(InputStatus(prob.display, 0, None, "", "unrecognised", prob.message))
+    if isinstance(collected, Collected):
+        estate.repeated_inputs = list(collected.repeated)
     for stage, step in (("settling the model", build.finish), ("building the frames", _frames)):
         try:
             step(estate)
@@ -125,7 +127,7 @@ def _read_text_file(estate: Estate, f: InputFile, registry: Registry, texts: dic
     folder = folder_host or f.folder
     if pre.skip:
         estate.inputs.append(InputStatus(f.display, 1, None, folder if pre.skip_folder else "", "unrecognised",
-                                         pre.skip))
+                                         pre.skip, pre.notes))
         return
     texts[f.display] = pre.packed or pack(f.text)  # none packed: the worker failed on it (cut_error below)
     if pre.cut_error:
@@ -137,14 +139,15 @@ def _read_text_file(estate: Estate, f: InputFile, registry: Registry, texts: dic
     hosts = [(p.hostname if p else None) or (s.prompt.host if s.prompt else None) for s, p, _ in results]
     default_host = _file_host(hosts, folder, f.display, hint.host if hint else None)
     if not segments:
-        estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file"))
+        estate.inputs.append(InputStatus(f.display, 1, None, default_host, "unrecognised", "empty file", pre.notes))
     host_from_name = not any(hosts)
+    file_notes = notes_by_output(pre.notes, [max(s.start - shift, 1) for s, _, _ in results])
     for k, ((seg, parsed, error), own) in enumerate(zip(results, hosts)):
         host_name = short_host(own) if own else default_host
         hint_note = _hint_note(hint, k == 0 and shift > 0, host_from_name)
         offset = seg.start - 1 - shift
         first = max(seg.start - shift, 1)
-        notes = [(n - shift, m) for n, m in seg.notes]
+        notes = file_notes[k] + [(n - shift, m) for n, m in seg.notes]
         if parsed is None:
             estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, "unrecognised",
                                              error or seg.reason, notes, internal=bool(error)))
@@ -341,7 +344,9 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
     """
     cfg = cfg or Config()
     with heap.long_lived():
-        estate, texts = read_estate(iter_inputs(paths, limits), tz=tz, progress=progress, workers=workers)
+        repeated: list[str] = []  # inputs met again, not read twice
+        estate, texts = read_estate(iter_inputs(paths, limits, repeated), tz=tz, progress=progress, workers=workers)
+        estate.repeated_inputs = repeated
         heap.settle()
         problems: list[str] = []
         try:

@@ -168,6 +168,7 @@ def _summary(report: dict[str, Any], findings: _Findings, hosts: list[Any],
         "hosts": len(hosts) if hosts_count is None else hosts_count,
         "findings": by_severity,
         "files": files,
+        "repeated_inputs": given.get("repeated_inputs") or 0,
     }
 
 

@@ -92,8 +92,11 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], view: View,
             f", {len(frames)} frame(s)" + (": " + ", ".join(str(f.get("name")) for f in frames[:5]) if frames else "")
             + (" ..." if len(frames) > 5 else ""))
     read = files.get("parsed", 0) + files.get("partly", 0)
+    repeated = summ.get("repeated_inputs") or 0  # the same file given twice (overlapping paths): read once
     out.add(f"inputs: {read} output(s) read ({files.get('partly', 0)} partly), "
-            f"{files.get('unrecognised', 0)} unrecognised" + ("" if view.inputs else "  (list: --inputs)"))
+            f"{files.get('unrecognised', 0)} unrecognised"
+            + (f", {repeated} repeated input(s) skipped (the same file given again)" if repeated else "")
+            + ("" if view.inputs else "  (list: --inputs)"))
     reasons = unrecognised_reasons(report)
     for reason, n in reasons[:5]:
         out.add(("  unrecognised ", "unrecognised"), f"{n} x {reason}")

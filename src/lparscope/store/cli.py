@@ -60,12 +60,13 @@ def ingest_cmd(
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the nmon recordings were taken in."),
 ) -> None:
     """Analyse a collection and keep it (inputs, hosts, configuration, findings, report, series)."""
+    from ..input_items import text_name
     from .db import StoreError
     from .ingest import ingest
 
     missing = [p for p in paths if not Path(p).exists()]
     if missing:
-        _fail("no such file or folder: " + ", ".join(missing))
+        _fail("no such file or folder: " + ", ".join(text_name(p) for p in missing))
     when = None
     if collected_at:
         try:
@@ -83,7 +84,7 @@ def ingest_cmd(
         out.print(f"already in {target}: collection {result.collection_id[:12]} (nothing added)", highlight=False)
         return
     if result.hosts == 0:
-        _fail("no supported command output found in: " + " ".join(paths))
+        _fail("no supported command output found in: " + " ".join(text_name(p) for p in paths))
     out.print(f"collection {result.collection_id[:12]} added to {target}: {result.hosts} host(s), "
               f"{result.findings} finding(s), {result.series_files} series file(s)", highlight=False)
 

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ..input_items import text_name
 from .db import connect, series_root
 from .flatten import config_rows, finding_rows, host_frames, sizing_rows
 from .series import UNKNOWN_FRAME, recording_columns, recording_frame, write_days
@@ -35,6 +36,7 @@ class IngestResult:
 
 
 def _files(paths: list[str]) -> list[Path]:
+    """The regular files given or under a folder given, each once (overlapping paths given)."""
     out: list[Path] = []
     for p in paths:
         path = Path(p)
@@ -42,7 +44,10 @@ def _files(paths: list[str]) -> list[Path]:
             out += sorted(f for f in path.rglob("*") if f.is_file() and not f.is_symlink())
         elif path.is_file():
             out.append(path)
-    return out
+    once: dict[Path, Path] = {}
+    for f in out:
+        once.setdefault(f.resolve(), f)
+    return list(once.values())
 
 
 def content_hashes(paths: list[str]) -> list[tuple[str, str, int]]:
@@ -54,7 +59,7 @@ def content_hashes(paths: list[str]) -> list[tuple[str, str, int]]:
             with open(f, "rb") as fh:
                 for chunk in iter(lambda: fh.read(1 << 20), b""):
                     h.update(chunk)
-            out.append((str(f), h.hexdigest(), f.stat().st_size))
+            out.append((text_name(str(f)), h.hexdigest(), f.stat().st_size))  # a name that is not UTF-8: as Latin-1
         except OSError:
             continue  # unreadable: the analysis reports it
     return out
@@ -156,7 +161,8 @@ def ingest(paths: list[str], store: Path, collected_at: datetime | None = None,
                     series.append((cid, frame, host.name, day, str(path.relative_to(root)), rows, first, last))
             now = datetime.now(timezone.utc).replace(tzinfo=None)
             tables = {
-                "collections": [(cid, now, when, json.dumps(paths), __version__, report.get("schema", SCHEMA))],
+                "collections": [(cid, now, when, json.dumps([text_name(p) for p in paths]), __version__,
+                                 report.get("schema", SCHEMA))],
                 "inputs": [(cid, p, h, n) for p, h, n in hashes],
                 "report_sections": [(cid, k, json.dumps(v, ensure_ascii=False, default=plain))
                                     for k, v in report.items()],
