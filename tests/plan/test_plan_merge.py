@@ -303,3 +303,22 @@ def test_an_ame_factor_cut_goes_with_its_memory_addition():
     mem, factor = _by(plan, "desired_mem", "a"), _by(plan, "mem_expansion", "a")
     assert mem.status == factor.status == "planned" and mem.step == factor.step
     assert _step_order(plan, "a").index("desired_mem") < _step_order(plan, "a").index("mem_expansion")
+
+
+def test_an_ame_factor_also_proposed_alone_falls_back_to_that_proposal_without_the_memory():
+    e = estate()
+    plan = build_plan(e, [finding("AME-AMEPAT-DEFICIT", "a", part("a", "desired_mem", 65536, 81920, basis="measured"),
+                                  part("a", "mem_expansion", 1.8, 1.44, basis="measured")),
+                          finding("AME-MEMORY-DEFICIT", "a", part("a", "mem_expansion", 1.8, 1.6, basis="measured"))])
+    factor = _by(plan, "mem_expansion", "a")
+    assert _by(plan, "desired_mem", "a").status == "infeasible"
+    assert factor.status == "planned" and factor.change.target == 1.6  # not cut further without the memory
+    assert [r.rule_id for r in factor.reasons if r.chosen] == ["AME-MEMORY-DEFICIT"]
+
+
+def test_ams_logical_memory_is_not_checked_against_the_frames_free_memory():
+    e = estate()
+    e.frames["p9frame1"].partitions["c"].mem_mode = "shared"
+    plan = build_plan(e, [finding("M", "c", part("c", "desired_mem", 16384, 28672, basis="measured"))])
+    mem = _by(plan, "desired_mem", "c")  # 12288 MB more, 8192 MB free: dedicated memory would not fit
+    assert mem.status == "planned" and "shared memory pool" in mem.unverified

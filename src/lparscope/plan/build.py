@@ -8,7 +8,7 @@ from typing import Any
 from ..model.change import SAFE_NAME, SAFE_VALUE, ProposedChange
 from ..model.estate import Estate
 from . import feasible
-from .merge import Proposal, Reason, merge, same_value
+from .merge import Proposal, Reason, _num, merge, same_value
 from .model import Advice, Plan, PlannedChange, change_id
 from .names import joins, locate, name_findings, names
 from .order import order
@@ -54,11 +54,21 @@ def _unserved(changes: list[PlannedChange]) -> None:
         mem = memory.get((c.frame, c.lpar))
         if c.change.attribute != "mem_expansion" or c.status != "planned" or mem is None or mem.status != "infeasible":
             continue
-        own = {(r.rule_id, r.subject) for r in c.reasons}
-        if own and own <= {(r.rule_id, r.subject) for r in mem.reasons}:
+        package = {(r.rule_id, r.subject) for r in mem.reasons}
+        alone = [r for r in c.reasons if (r.rule_id, r.subject) not in package and _num(r.proposed) is not None]
+        cur = _num(c.change.current)
+        keep = max((_num(r.proposed) for r in alone), default=None)  # the smallest cut proposed without the memory
+        if keep is None or cur is None or keep >= cur - 1e-9:
             c.status = "infeasible"
             c.blocked = (f"goes with {mem.id}, which cannot be made ({mem.blocked}): a lower expansion factor "
                          f"without that memory would shrink the expanded memory")
+            continue
+        if abs(keep - (_num(c.change.target) or 0)) > 1e-9:
+            c.notes.append(f"{c.change.target} went with {mem.id}, which cannot be made: {keep:g} is what "
+                           f"{', '.join(sorted({r.rule_id for r in alone}))} proposes without more memory")
+            c.change.target = keep
+            for r in c.reasons:
+                r.chosen = (r.rule_id, r.subject) not in package and same_value(r.proposed, keep)
 
 
 def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:

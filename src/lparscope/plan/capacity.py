@@ -3,7 +3,8 @@
 Processor additions must fit their shared pool's free processing units and, all pools together, the
 frame's unassigned units (``curr_avail_sys_proc_units``: a user-defined pool's room is no processor of
 its own), after the plan's DLPAR reductions, which run first; a reduction that only a restart applies
-(a profile change) frees nothing for them. Memory additions fit the frame's free memory likewise.
+(a profile change) frees nothing for them. Memory additions fit the frame's free memory likewise, except
+an AMS partition's, whose logical memory its shared memory pool backs.
 """
 
 from __future__ import annotations
@@ -103,7 +104,16 @@ def memory_capacity(changes: list[PlannedChange], fps: dict) -> None:
     for c in changes:
         if c.change.attribute != "desired_mem" or c.status != "planned" or not c.change.on_hmc:
             continue
-        fr, _fp = fps.get(c.id, (None, None))
+        fr, fp = fps.get(c.id, (None, None))
+        if fp is not None and (fp.mem_mode or "").lower() == "shared":
+            # Active Memory Sharing: logical memory, backed by the shared memory pool, not by free memory
+            c.notes.append("an AMS partition's logical memory comes from its shared memory pool, not from the "
+                           "frame's free memory")
+            if _num(c.change.target) is not None and _num(c.change.current) is not None and \
+                    _num(c.change.target) > _num(c.change.current):  # type: ignore[operator]
+                c.unverified = ("the shared memory pool's room and overcommitment are not checked: look at "
+                                "lshwres -r mempool before adding (the pool pages to its paging devices when short)")
+            continue
         if fr is None or fr.mem_available is None:
             continue
         frames.setdefault(fr.name, []).append(c)
@@ -111,7 +121,7 @@ def memory_capacity(changes: list[PlannedChange], fps: dict) -> None:
     for name, cs in frames.items():
         avail = float(fobj[name].mem_available or 0)
         avail += sum(_num(c.change.current) - _num(c.change.target) for c in cs  # type: ignore[operator,misc]
-                     if _num(c.change.target) < _num(c.change.current))  # type: ignore[operator]
+                     if _num(c.change.target) < _num(c.change.current) and c.change.method == "dlpar")  # type: ignore[operator]
         for c in sorted(cs, key=lambda c: c.host):
             need = _num(c.change.target) - _num(c.change.current)  # type: ignore[operator]
             if need <= 0:
