@@ -48,7 +48,9 @@ def _emit(fn: Any, host: Host, key: str, last: int, rise: int | None, ev: list[E
     return finding(fn, host, key, msg, evidence=ev, fix=Commands(root=fix, padmin=_wrap(host, fix)),
                    rollback=Commands(root=undo, padmin=_wrap(host, undo)), disruption=disruption, changes=changes or [],
                    severity=None if rise is not None else "info",
-                   values={"current": last if rise is None else f"+{rise}", "suggested": "no increase"})
+                   values={"current": last if rise is None else f"+{rise}",
+                           "suggested": "a second vmstat -v, minutes apart" if rise is None else
+                           (", ".join(f"{c.object} {c.attribute}={c.target}" for c in changes or []) or "no increase")})
 
 
 @rule(
@@ -126,6 +128,8 @@ def fsbuf_blocked(host: Host, cfg: Config) -> Iterator[Finding]:
             if t is not None and t.evidence:
                 ev = ev + [t.evidence]
             change = tunable_change(host, "ioo", name, str(cur), str(new))
+            if name == "numfsbufs":
+                change.note = "applies to JFS file systems at their next mount"
             fixc, undoc = propose(change)
             fix, undo = fixc.root, undoc.root  # the padmin form wraps them below (_wrap)
             changes = [change]
@@ -135,4 +139,8 @@ def fsbuf_blocked(host: Host, cfg: Config) -> Iterator[Finding]:
             else:
                 fix.append("# applies to JFS file systems at their next mount")
                 disruption = ["restart-needed"]
+            if rise is None:  # a count since boot may be old: measure before changing anything
+                fix = ["vmstat -v | grep fsbuf   # again in a few minutes, under load: only a rising count needs more buffers"] \
+                    + [f"# if it rises: {line.lstrip('# ')}" for line in fix]
+                undo, changes, disruption = ["# nothing to undo: these commands only read the counters"], [], []
         yield _emit(fsbuf_blocked, host, key, last, rise, ev, fix, undo, disruption, changes)
