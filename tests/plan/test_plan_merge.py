@@ -322,3 +322,15 @@ def test_ams_logical_memory_is_not_checked_against_the_frames_free_memory():
     plan = build_plan(e, [finding("M", "c", part("c", "desired_mem", 16384, 28672, basis="measured"))])
     mem = _by(plan, "desired_mem", "c")  # 12288 MB more, 8192 MB free: dedicated memory would not fit
     assert mem.status == "planned" and "shared memory pool" in mem.unverified
+
+
+def test_a_partition_the_hmc_listing_misses_draws_on_its_frame_by_serial():
+    e = estate(avail=1.0)
+    e.frames["p9frame1"].serial = "78ABCDE"
+    _seen_host(e, "y", 1.0, 16.0, 10.0, serial="78abcde")  # its own lparstat -i shows 6.0 of room
+    plan = build_plan(e, [finding("S", "a", part("a", "desired_proc_units", 0.5, 1.3, basis="measured")),
+                          finding("S", "y", part("y", "desired_proc_units", 1.0, 1.5, basis="measured"))])
+    a, y = _by(plan, "desired_proc_units", "a"), _by(plan, "desired_proc_units", "ylpar")
+    # one frame, 1.0 unassigned: a's 0.8 fits, y's 0.5 then does not (counted once, not from y's own view)
+    assert a.status == "planned" and y.status == "infeasible"
+    assert "by its frame serial 78abcde" in " ".join(y.notes)

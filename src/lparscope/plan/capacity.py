@@ -10,6 +10,7 @@ an AMS partition's, whose logical memory its shared memory pool backs.
 from __future__ import annotations
 
 from ..model.estate import Estate
+from ..model.frame_join import host_facts
 from ..model.frame import Frame, FramePartition
 from .merge import _num
 from .model import PlannedChange
@@ -42,12 +43,38 @@ def pool_capacity(changes: list[PlannedChange], fps: dict, estate: Estate) -> No
         pools.setdefault((fr.name, pid), []).append(c)
         meta[(fr.name, pid)] = (free, name)
         frame_of[fr.name] = fr
+    no_frame = _on_known_frames(no_frame, estate, pools, meta, frame_of)
     for c in check_seen_pools(no_frame, estate) + unknown:
         if _num(c.change.target) > _num(c.change.current):  # type: ignore[operator]
             c.unverified = ("the pool's free capacity is not in the data (no HMC output of this partition's frame, "
                             "no pool figures in its lparstat -i): check lshwres -r proc --level pool before adding")
     for frame_name, fr in frame_of.items():
         _frame_capacity(fr, {k: cs for k, cs in pools.items() if k[0] == frame_name}, meta)
+
+
+def _on_known_frames(cs: list[PlannedChange], estate: Estate, pools: dict[tuple[str, int], list[PlannedChange]],
+                     meta: dict[tuple[str, int], tuple[float | None, str]], frame_of: dict[str, Frame]) -> list[PlannedChange]:
+    """Changes of partitions the HMC listing of their frame does not name, but whose frame serial
+    (prtconf, nmon, sys0) is a frame in the data: they draw on that frame's pool like the others (the
+    pool room their own lparstat -i shows would count the same units twice). Return the others."""
+    by_serial = {fr.serial.upper(): fr for fr in estate.frames.values() if fr.serial}
+    rest: list[PlannedChange] = []
+    for c in cs:
+        host = estate.hosts.get(c.host)
+        serial = host_facts(host).serial if host is not None else None
+        fr = by_serial.get(serial.upper()) if serial else None
+        part = host.partition if host is not None else None
+        if fr is None or part is None or not part.shared:
+            rest.append(c)
+            continue
+        pid = part.shared_pool_id or 0
+        pool = fr.pools.get(pid)
+        name = (pool.name if pool is not None and pool.name else None) or ("DefaultPool" if pid == 0 else f"pool {pid}")
+        pools.setdefault((fr.name, pid), []).append(c)
+        meta[(fr.name, pid)] = (fr.pool_free(pid), name)
+        frame_of[fr.name] = fr
+        c.notes.append(f"on {fr.name} by its frame serial {serial} (its HMC listing does not name this partition)")
+    return rest
 
 
 def _released(c: PlannedChange) -> float:
