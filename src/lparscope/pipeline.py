@@ -163,9 +163,9 @@ def _read_text_file(estate: Estate, f: InputFile, registry: Registry, texts: dic
                 _internal(estate, f.display, first, seg.kind, host_name, "adding it to the estate model", exc)
                 continue
         status = "partly" if warnings else "parsed"
-        if not parsed.records:
+        if not parsed.records and not parsed.empty:
             status = "unrecognised" if not warnings else "partly"
-        note = "no records found" if not parsed.records else ""
+        note = (parsed.empty or "no records found") if not parsed.records else ""
         estate.inputs.append(InputStatus(f.display, first, seg.kind, host_name, status,
                                          "; ".join(x for x in (note, hint_note) if x), warnings))
 

@@ -106,3 +106,17 @@ def test_lslparutil_F_without_a_partition_column_takes_the_filters_one_partition
     two = u.parse(text.replace("lpar_names=db07", '"lpar_names=db07,db08"'))
     assert not [x for x in two.records if type(x).__name__ == "UtilTable"]
     assert any("rows naming no partition" in w.message for w in two.warnings)
+
+
+def test_an_hmc_message_instead_of_data_is_said_and_no_results_is_an_answer(tmp_path):
+    from lparscope.pipeline import analyze
+
+    (tmp_path / "hmc7").mkdir()
+    (tmp_path / "hmc7" / "a.txt").write_text(
+        "hscroot@hmc7:~> lssyscfg -r lpar -m p10a --filter lpar_names=ghost -F name\n"
+        "HSCL8012 The partition named ghost was not found.  Please check your entry and retry the command.\n")
+    (tmp_path / "hmc7" / "b.txt").write_text(
+        "hscroot@hmc7:~> lshwres -r virtualio --rsubtype fc --level lpar -m p10a\nNo results were found.\n")
+    st = {s.path.rsplit("/", 1)[-1]: s for s in analyze([str(tmp_path)]).estate.inputs}
+    assert st["a.txt"].status == "partly" and "HSCL8012" in st["a.txt"].warnings[0][1] and st["a.txt"].warnings[0][0] == 2
+    assert st["b.txt"].status == "parsed" and "nothing to list" in st["b.txt"].reason and not st["b.txt"].warnings

@@ -178,6 +178,7 @@ class ReadResult:
     unread: list[tuple[int, str]] = field(default_factory=list)  # (1-based line, text) neither data nor message
     unnamed: list[int] = field(default_factory=list)  # 1-based lines of -F values whose names are not known
     valued: set[int] = field(default_factory=set)  # 1-based lines of -F values: their order is the -F list's
+    no_results: bool = False  # the HMC printed "No results were found." (a listing of nothing, not a failure)
 
 
 def read_section(lines: list[str], sec: Section) -> ReadResult:
@@ -191,6 +192,7 @@ def read_section(lines: list[str], sec: Section) -> ReadResult:
         lineno = first + 1
         stripped = rec.strip()
         if NO_RESULTS_RE.match(stripped):
+            out.no_results = True
             continue
         if rec.count('"') % 2 == 1:
             out.unread.append((lineno, stripped + "  (unterminated quote)"))

@@ -42,6 +42,9 @@ class Parsed:
     records: list[Any] = field(default_factory=list)
     warnings: list[ParseWarning] = field(default_factory=list)
     hostname: str | None = None  # only when the content itself names the host
+    # why an output that gave no record was still read whole ("the HMC found nothing to list"): the
+    # command answered that there is nothing, which is data, not an unreadable output
+    empty: str = ""
 
     def warn(self, line: int, message: str) -> None:
         self.warnings.append(ParseWarning(line, message))

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import _hmc_command as hcmd
 from . import _hmc_csv as hc
@@ -167,6 +168,15 @@ def lshmc_records(result: hc.ReadResult) -> list[HmcInfo]:
     return [info_from(attrs, lineno, lines) for lineno, attrs, lines in result.objects]
 
 
+def _said(out: Parsed, result: Any) -> None:
+    """An HMC message printed instead of data is said where the output is listed (the command did not
+    give what it was asked); "No results were found." is an answer: nothing to list."""
+    for m in result.messages:
+        out.warn(m.line, f"the HMC printed {m.code} instead of data: {m.text[:160]}")
+    if getattr(result, "no_results", False):
+        out.empty = "the HMC found nothing to list (No results were found.)"
+
+
 def parse_hmc(text: str, kind: str) -> Parsed:
     """Any HMC CLI text: a command's output or a ``###command:X###`` dump, records by command or content.
 
@@ -183,6 +193,7 @@ def parse_hmc(text: str, kind: str) -> Parsed:
         if program == "lslparutil":
             result, records = util_records(lines, sec)
             out.records.extend(result.messages)
+            _said(out, result)
             out.records.extend(records)
             for table in records:
                 _warn_times(out, table)
@@ -191,6 +202,7 @@ def parse_hmc(text: str, kind: str) -> Parsed:
         result = hc.read_section(lines, sec)
         _join_unquoted_vpd(result)
         out.records.extend(result.messages)
+        _said(out, result)
         if program == "lshmc":
             out.records.extend(lshmc_records(result))
         elif program:
