@@ -102,3 +102,28 @@ def test_damaged_json_is_reported_not_raised():
 def test_other_json_is_not_taken():
     assert hmc_pcm.detect('{"systemUtil": 1}') == 0
     assert hmc_pcm.detect('{"feed": {"utilSamples": [], "utilInfo": {}}}') == 0
+
+
+def test_pcm_mtms_names_the_frame_model_and_serial_and_sample_errors_are_said(tmp_path):
+    import json as _json
+
+    from lparscope.pipeline import analyze
+
+    doc = {"systemUtil": {"utilInfo": {"version": "1.3.0", "metricType": "Processed", "frequency": 30,
+                                       "mtms": "9080-HEX*78AB12C", "name": "p10big", "metricArrayOrder": ["AVG"]},
+                          "utilSamples": [{"sampleType": "LogicalPartition",
+                                           "sampleInfo": {"timeStamp": f"2026-03-02T10:0{i}:00+0100", "status": 1,
+                                                          "errorInfo": [{"errId": "3004", "errMsg": "port stats not fetched"}]},
+                                           "lparsUtil": [{"id": 4, "name": "db4", "state": "Running",
+                                                          "processor": {"poolId": 0, "mode": "uncap", "weight": 128,
+                                                                        "currentVirtualProcessors": [4],
+                                                                        "entitledProcUnits": [2.0],
+                                                                        "utilizedProcUnits": [1.1 + i / 10]},
+                                                          "memory": {"logicalMem": [32768]}}]} for i in range(3)]}}
+    (tmp_path / "pcm.json").write_text(_json.dumps(doc, indent=1))
+    a = analyze([str(tmp_path)])
+    fr = a.estate.frames["p10big"]
+    assert (fr.model, fr.serial) == ("9080-HEX", "78AB12C")
+    [st] = a.estate.inputs
+    assert st.status == "partly" and "3 sample(s) with error 3004" in st.warnings[0][1]
+    assert fr.partitions["db4"].use.origin == "HMC PCM"

@@ -34,6 +34,9 @@ def pcm_usage(fs: FrameSet, items: list[HmcItem], names: dict[int, str]) -> None
     configured = {name for name, fr in fs.frames.items() if fr.partitions}  # before any PCM series is folded
     for (frame_name, what, _), its in groups.items():
         fr = fs.frame(frame_name, its[0], named=not frame_name.startswith("unnamed system"))
+        mtms = its[0].rec.mtms or ""
+        if "*" in mtms and not fr.model:  # "9009-42A*21F64EV": the frame's machine type-model and serial
+            fr.model, fr.serial = mtms.split("*", 1)[0] or None, fr.serial or mtms.split("*", 1)[1] or None
         use = _joined(its)
         last = max(its, key=lambda i: i.rec.times[-1])
         if what == "pool":
@@ -67,7 +70,7 @@ def _joined(its: list[HmcItem]) -> UseSeries:
             seen.setdefault(t, (round(v, 3), where, it.src.offset + line))
     times = sorted(seen)
     return UseSeries(times, np.array([seen[t][0] for t in times], dtype=np.float64), [seen[t][1] for t in times],
-                     np.array([seen[t][2] for t in times], dtype=np.int64))
+                     np.array([seen[t][2] for t in times], dtype=np.int64), origin="HMC PCM")
 
 
 def _fill(p: FramePartition, it: HmcItem) -> None:

@@ -40,14 +40,15 @@ class UseSample:
 
 
 class UseSeries(RowsWhenAsked[UseSample]):
-    __slots__ = ("times", "physc", "lines", "where")
+    __slots__ = ("times", "physc", "lines", "where", "origin")
 
     def __init__(self, times: list[Any], physc: np.ndarray, where: Evidence | list[Evidence | None] | None,
-                 lines: np.ndarray) -> None:
+                 lines: np.ndarray, origin: str = "lslparutil") -> None:
         self.times = times  # datetime (or the text of a time that could not be read) per sample
         self.physc = physc  # float64: processor units used in the interval
         self.lines = lines  # int64: the sample's line (0: ``where`` is its whole evidence)
         self.where = where  # the Evidence all samples share, or one per sample
+        self.origin = origin  # what measured it: lslparutil (or an HMC Scanner sheet of it), or the HMC's PCM data
 
     def __len__(self) -> int:
         return len(self.times)

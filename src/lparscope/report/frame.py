@@ -48,7 +48,7 @@ def _pool_table(estate: Estate, fr: Frame) -> list[dict[str, Any]]:
         rows = []
         for p in sorted((p for p in live if p.shared and (p.pool_id or 0) == pid), key=lambda p: (p.id or 0, p.name)):
             peak, mean = p.peak_use(), p.mean_use()
-            src = "lslparutil" if p.use else None
+            src = getattr(p.use, "origin", "lslparutil") if p.use else None
             h = estate.hosts.get(p.host or "")
             if (peak is None) and h is not None and h.cpu is not None and h.cpu.values("physc"):
                 v = h.cpu.values("physc")

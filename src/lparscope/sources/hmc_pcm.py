@@ -69,6 +69,7 @@ class PcmSeries:
     lines: list[int] = field(default_factory=list)  # line of each sample's timeStamp
     config: dict[str, Any] = field(default_factory=dict)  # the last sample's settings (entitled, vps, weight ...)
     config_line: int = 0
+    mtms: str | None = None  # the managed system's machine type-model*serial (utilInfo.mtms: "9009-42A*21F64EV")
 
 
 def _time(text: Any) -> datetime | None:
@@ -134,13 +135,21 @@ def parse(text: str) -> Parsed:
     at = order.index("AVG") if isinstance(order, list) and "AVG" in order else 0
     system = info.get("name") if isinstance(info.get("name"), str) else None
     uuid = info.get("uuid") if isinstance(info.get("uuid"), str) else None
+    mtms = info.get("mtms") if isinstance(info.get("mtms"), str) else None
     lines = _sample_lines(text, len(samples))
+    errors: dict[str, tuple[int, int]] = {}  # an error the HMC attached to samples -> (first line, count)
     series: dict[tuple[str, Any], PcmSeries] = {}
     skipped = 0
     for sample, line in zip(samples, lines):
         if not isinstance(sample, dict):
             skipped += 1
             continue
+        info_of = sample.get("sampleInfo") if isinstance(sample.get("sampleInfo"), dict) else {}
+        for err in info_of.get("errorInfo") or []:
+            if isinstance(err, dict):
+                said = f"{err.get('errId', '?')}: {str(err.get('errMsg') or err.get('uuid') or '')[:120]}"
+                first, n = errors.get(said, (line, 0))
+                errors[said] = (first, n + 1)
         when = _time((sample.get("sampleInfo") or {}).get("timeStamp") if isinstance(sample.get("sampleInfo"), dict) else None)
         if when is None:
             skipped += 1
@@ -162,13 +171,15 @@ def parse(text: str) -> Parsed:
             key = (what, ident if ident is not None else name)
             s = series.get(key)
             if s is None:
-                s = series[key] = PcmSeries(what, name, ident, system, uuid, line)
+                s = series[key] = PcmSeries(what, name, ident, system, uuid, line, mtms=mtms)
             s.times.append(when)
             s.used.append(used)
             s.lines.append(line)
             mem = r.get("memory") if isinstance(r.get("memory"), dict) else {}
             s.config, s.config_line = (_config(proc, mem, at), line) if what != "pool" else ({}, line)
     out.records.extend(series.values())
+    for said, (first, n) in errors.items():
+        out.warn(first, f"the HMC marks {n} sample(s) with error {said} (their values may be partial)")
     if skipped:
         out.warn(1, f"{skipped} sample row(s) without a time, a name or a processor-units-used number not read")
     if not series:
