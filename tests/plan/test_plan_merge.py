@@ -68,7 +68,7 @@ def test_additions_fit_the_pool_after_reductions():
     ])
     a, b, c = (_by(plan, "desired_proc_units", n) for n in "abc")
     assert c.status == a.status == "planned" and b.status == "infeasible"
-    assert "0.10 processing units free" in b.blocked and "needs 1.00" in b.blocked
+    assert "0.10 processing units left for it (0.20 free now + 0.50 released by the plan's DLPAR reductions - 0.60 taken by its additions placed first)" in b.blocked and "needs 1.00" in b.blocked
     assert c.step < a.step  # reductions first
     assert not any(s for s in plan.steps if b.id in s.ids)
 
@@ -334,3 +334,17 @@ def test_a_partition_the_hmc_listing_misses_draws_on_its_frame_by_serial():
     # one frame, 1.0 unassigned: a's 0.8 fits, y's 0.5 then does not (counted once, not from y's own view)
     assert a.status == "planned" and y.status == "infeasible"
     assert "by its frame serial 78abcde" in " ".join(y.notes)
+
+
+def test_partitions_of_unknown_frames_get_steps_of_their_own():
+    from lparscope.model.estate import Host, Partition
+    e = estate()
+    for name in ("x", "z"):
+        e.hosts[name] = Host(name, role="aix", partition=Partition(name=name, type="Shared-SMT-8", mode="Uncapped",
+                                                                   entitled_capacity=2.0, online_vps=4, max_vps=8))
+    plan = build_plan(e, [finding("S", "x", part("x", "desired_proc_units", 2.0, 1.0, basis="measured")),
+                          finding("S", "z", part("z", "desired_proc_units", 2.0, 3.0, basis="measured"))])
+    x, z = _by(plan, "desired_proc_units", "x"), _by(plan, "desired_proc_units", "z")
+    assert x.step != z.step  # what x frees may be on another frame than z's
+    titles = {s.number: s.title for s in plan.steps}
+    assert "of x (its frame is not in the data)" in titles[x.step] and "of z" in titles[z.step]

@@ -117,8 +117,11 @@ def _frame_capacity(fr: Frame, pools: dict[tuple[str, int], list[PlannedChange]]
                            + (f" ({budget:.2f} unassigned on the frame after it)" if budget is not None and k[1] else ""))
         else:
             c.status = "infeasible"
-            short = (f"{name} on {k[0]} has {room:.2f} processing units free after the plan's DLPAR reductions "
-                     f"({free:.2f} free now + {released[k]:.2f} released)" if need > room + 1e-9 else
+            taken = (free or 0.0) + released[k] - room  # what the additions placed before this one took
+            short = (f"{name} on {k[0]} has {room:.2f} processing units left for it ({free:.2f} free now + "
+                     f"{released[k]:.2f} released by the plan's DLPAR reductions"
+                     + (f" - {taken:.2f} taken by its additions placed first" if taken > 1e-9 else "") + ")"
+                     if need > room + 1e-9 else
                      f"{k[0]} has {budget:.2f} unassigned processing units left for all its pools after the plan's "
                      f"other additions and DLPAR reductions")
             c.blocked = (f"{short} and this needs {need:.2f}: free capacity first (reduce another partition's "

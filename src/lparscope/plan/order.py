@@ -73,27 +73,31 @@ def order(changes: list[PlannedChange], estate: Estate,
         after = [vios_windows[partner]] if partner and partner in vios_windows else []
         return after, checks
 
-    # HMC, per frame
-    frames = sorted({c.frame or MS for c in planned if c.change.on_hmc}, key=lambda f: (f == MS, f))
-    on_hmc: dict[str, list[PlannedChange]] = {}  # by frame, and by host below: each change looked at once
+    # HMC, per frame; partitions whose frame is not known each on their own (what one frees may be on
+    # another frame than what another adds)
+    def frame_key(c: PlannedChange) -> tuple[str, str]:
+        return (c.frame, "") if c.frame else (MS, c.lpar or c.change.object)
+
+    on_hmc: dict[tuple[str, str], list[PlannedChange]] = {}  # by frame, and by host below: each change looked at once
     on_host: dict[str, list[PlannedChange]] = {}
     for c in planned:
         if c.change.on_hmc:
-            on_hmc.setdefault(c.frame or MS, []).append(c)
+            on_hmc.setdefault(frame_key(c), []).append(c)
         else:
             on_host.setdefault(c.host, []).append(c)
-    for frame in frames:
-        cs = on_hmc.get(frame, [])
+    for key in sorted(on_hmc, key=lambda k: (k[0] == MS, k)):
+        frame, cs = key[0], on_hmc[key]
+        alone = f" of {key[1]} (its frame is not in the data)" if key[1] else ""
         dl = [c for c in cs if c.method == "dlpar"]
         # an AME factor lowered beside a memory addition comes after it (alone first, it would shrink the
         # partition's expanded memory in between)
         adding_mem = {c.lpar for c in dl if c.change.attribute == "desired_mem" and _direction(c) > 0}
         later = [c for c in dl if c.change.attribute == "mem_expansion" and c.lpar in adding_mem]
-        red = st.add("hmc", frame, "DLPAR reductions (they free the capacity the additions use)",
+        red = st.add("hmc", frame, f"DLPAR reductions{alone} (they free the capacity the additions use)",
                      sequence([c for c in dl if _direction(c) < 0 and c not in later], fps), "none", False)
-        add = st.add("hmc", frame, "DLPAR additions",
+        add = st.add("hmc", frame, f"DLPAR additions{alone}",
                      sequence([c for c in dl if _direction(c) > 0 or c in later], fps), "none", False, [red or 0])
-        st.add("hmc", frame, "DLPAR settings", [c for c in dl if _direction(c) == 0], "none", False,
+        st.add("hmc", frame, f"DLPAR settings{alone}", [c for c in dl if _direction(c) == 0], "none", False,
                [red or 0, add or 0])
         by_lpar: dict[str, list[PlannedChange]] = {}
         for c in cs:
