@@ -139,3 +139,12 @@ def test_a_finding_whose_value_needs_a_profile_limit_sets_both_in_one_chsyscfg()
     assert one_profile_command(lines) == [
         'chhwres -m f -r proc -o r -p x --procs 2', 'chsyscfg -r prof -m f -i "name=p,lpar_name=y,desired_procs=4"',
         'chsyscfg -r prof -m f -i "name=p,lpar_name=x,desired_procs=2,desired_proc_units=0.20"']
+
+
+def test_a_vios_reboot_that_stops_clients_only_it_serves_says_so():
+    plan = analyze([str(EXAMPLE)]).plan
+    reboot = next(s for s in plan.steps if s.where == "vios1" and s.disruption == "reboot")
+    assert reboot.checks[0].startswith("CLIENT OUTAGE: vios1 alone serves the storage of client partition(s) 3 (aix1)")
+    assert "stops client partitions" in reboot.title
+    # vios2 serves no vSCSI client: its steps keep the plain failover check
+    assert all(not s.checks[0].startswith("CLIENT OUTAGE") for s in plan.steps if s.checks and "vios2" in s.title)

@@ -19,6 +19,7 @@ from ..model.frame import Frame
 from .merge import _num
 from .model import PlannedChange, Step
 from .sequence import sequence
+from ..rules.vios.redundancy import sole_clients
 
 
 def _partner(fr: Frame | None, name: str | None) -> str | None:
@@ -50,6 +51,11 @@ class _Steps:
         return n
 
 
+def _outage(checks: list[str]) -> str:
+    """What a step's title adds when the data says it stops client partitions."""
+    return " (stops client partitions: see the first check)" if checks and checks[0].startswith("CLIENT OUTAGE") else ""
+
+
 def _direction(c: PlannedChange) -> int:
     t, cur = _num(c.change.target), _num(c.change.current)
     if t is None or cur is None:
@@ -63,13 +69,19 @@ def order(changes: list[PlannedChange], estate: Estate,
     st = _Steps(planned)
     vios_windows: dict[str, int] = {}  # VIOS (host or partition name) -> its last disruptive step
 
-    def vios_gate(c: PlannedChange, name: str) -> tuple[list[int], list[str]]:
+    def vios_gate(c: PlannedChange, name: str, stops: bool = True) -> tuple[list[int], list[str]]:
         fr = fps.get(c.id, (None, None))[0]
         partner = _partner(fr, c.lpar or name)
         if not c.change.vios:
             return [], []
         checks = [f"failover check: every client of {name} has an Enabled path and its network through "
                   f"{partner or 'the partner VIOS'} (lspath on the clients; SEA failover state on {partner or 'the partner'})"]
+        host = estate.hosts.get(c.host) if not c.change.on_hmc else estate.hosts.get(name)
+        alone = sole_clients(estate, host) if stops and host is not None and host.is_vios else []
+        if alone:  # the data says the check above fails: the step stops these clients
+            checks.insert(0, f"CLIENT OUTAGE: {name} alone serves the storage of client partition(s) "
+                             f"{', '.join(alone)} (VIOS-SINGLE-SERVER): this step stops them; shut them down in "
+                             f"the same window, or map their disks through {partner or 'a second VIOS'} first")
         after = [vios_windows[partner]] if partner and partner in vios_windows else []
         return after, checks
 
@@ -106,8 +118,9 @@ def order(changes: list[PlannedChange], estate: Estate,
         for lpar in sorted(by_lpar, key=lambda n: (not by_lpar[n][0].change.vios, n)):
             pcs = by_lpar[lpar]
             after, checks = vios_gate(pcs[0], lpar)
-            n = st.add("hmc", frame, f"profile of {lpar}; then shut {lpar} down and activate it from the profile",
-                       sequence(pcs, fps), "partition restart", True, [red or 0, add or 0, *after], checks)
+            n = st.add("hmc", frame, f"profile of {lpar}; then shut {lpar} down and activate it from the profile"
+                       + _outage(checks), sequence(pcs, fps), "partition restart", True,
+                       [red or 0, add or 0, *after], checks)
             if pcs[0].change.vios and n:
                 vios_windows[lpar] = n
     # hosts: VIOS first (pairs in order), then the others
@@ -124,7 +137,7 @@ def order(changes: list[PlannedChange], estate: Estate,
                                f"your session or the default route)", group, "interface down", True)
         fo = [c for c in cs if c.change.failover]
         if fo:
-            after, checks = vios_gate(fo[0], host)
+            after, checks = vios_gate(fo[0], host, stops=False)  # the network fails over; the storage stays
             n = st.add(host, None, "SEA / EtherChannel changes, after failing the traffic over to the partner VIOS",
                        fo, "failover", True, after, checks)
             if n:
@@ -132,8 +145,8 @@ def order(changes: list[PlannedChange], estate: Estate,
         boot = [c for c in cs if c.method in ("chdev-reboot", "tunable-boot") and not c.change.failover]
         if boot:
             after, checks = vios_gate(boot[0], host)
-            n = st.add(host, None, f"changes recorded for the next boot (chdev -P, -r); then one reboot of {host}",
-                       boot, "reboot", True, after, checks)
+            n = st.add(host, None, f"changes recorded for the next boot (chdev -P, -r); then one reboot of {host}"
+                       + _outage(checks), boot, "reboot", True, after, checks)
             if n and boot[0].change.vios:
                 vios_windows[host] = n
     return st.steps

@@ -54,6 +54,32 @@ def served(host: Host) -> dict[str, dict[Client, list[Any]]]:
     return out
 
 
+def sole_clients(estate: Estate, vios: Host) -> list[str]:
+    """The client partitions (named where the data names them, else by id) whose storage of a protocol
+    only ``vios`` serves, where another VIOS's lsmap output of that protocol and frame is in the data
+    (without it the partner may simply not have been collected): a reboot of ``vios`` stops them."""
+    per = {h.name: served(h) for h in estate.vios}
+    mine = per.get(vios.name)
+    if not mine:
+        return []
+    out: dict[Any, str] = {}
+    for proto, clients in mine.items():
+        others = [(name, c) for name, by in per.items() if name != vios.name for c in by[proto]]
+        # the frames another VIOS's lsmap output of this protocol covers (its adapters, mapped or not)
+        frames_seen = {frame_of(m.physloc) for h in estate.vios if h.name != vios.name
+                       for m in (h.vscsi_mappings if proto == "vSCSI" else h.npiv_mappings)}
+        for c, maps in clients.items():
+            if not (None in frames_seen or c[0] is None or c[0] in frames_seen):
+                continue  # no other VIOS of this frame in the data for this protocol
+            if proto == "NPIV" and len(maps) > 1:
+                continue
+            if any(_same_frame(c, oc) and oc[1] == c[1] for _n, oc in others):
+                continue
+            label = client_names(estate, vios, [c], maps).get(c[1])
+            out[c] = f"{c[1]} ({label})" if label else str(c[1])
+    return sorted(set(out.values()))
+
+
 def client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[Any]) -> dict[int, str]:
     """Names for client partition ids: lsmap's own client name, else the host joined (on evidence) to
     that id's partition of the VIOS's frame, else the one host whose frame serial and partition number
