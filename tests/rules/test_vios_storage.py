@@ -102,6 +102,20 @@ def test_sqfull_persistent():
     assert run_rule(storage_queue_depth.sqfull_persistent, h) == []
 
 
+def test_sqfull_with_nothing_to_raise_points_at_the_cause():
+    h = host("aix4")
+    device(h, "hdisk3", "disk", "Virtual SCSI Disk Drive", queue_depth=256)
+    h.disk_io["hdisk3"] = _iostat([1072.0, 1175.0, 1147.0])
+    h.disk_io["hdisk3"].field_lines = [{"sqfull": 30 + i} for i in range(3)]
+    (f,) = run_rule(storage_queue_depth.sqfull_persistent, h)  # at the maximum: no chdev to the same value
+    assert "at its maximum 256" in f.message and not f.fix.changes and not any("chdev" in x for x in f.fix.root)
+    assert [e.line for e in f.evidence[:2]] == [30, 31]  # the queue line that holds sqfull
+    h.wpar_devices.append(SimpleNamespace(wpar="legacy53", device="hdisk3", virtual_device="hdisk1", _evidence=ev(4)))
+    h.kernel_queue_depth.append(KernelQueueDepth("hdisk1", "0xF1000A0150618000", 1, ev(8, "kdb.txt")))
+    (f,) = run_rule(storage_queue_depth.sqfull_persistent, h)
+    assert "kernel runs it with queue_depth 1" in f.message and "WPAR-KERNEL-QDEPTH-MISMATCH" in f.message
+
+
 def test_wpar_kernel_queue_depth_mismatch_as_in_004():
     h = host("aix4")
     device(h, "hdisk3", "disk", "Virtual SCSI Disk Drive", queue_depth=256)

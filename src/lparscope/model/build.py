@@ -237,6 +237,7 @@ def _iostat(host: Host, parsed: Parsed, path: str, offset: int) -> None:
                                "avgwqsz": s.avgwqsz, "read_avgserv": s.read_avgserv, "write_avgserv": s.write_avgserv,
                                "interval": float(s.interval)})
         series.evidence.append(Evidence(path, offset + s.line))
+        series.field_lines.append({k: offset + v for k, v in (getattr(s, "lines", None) or {}).items()})
 
 
 @_applies("lswpar")

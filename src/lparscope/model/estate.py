@@ -131,6 +131,7 @@ class Series:
 
     samples: list[dict[str, float | None]] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)  # one per sample
+    field_lines: list[dict[str, int]] = field(default_factory=list)  # per sample, where known: the file line of each value
     config: dict[str, str] = field(default_factory=dict)  # header values, e.g. ent=, psize=
     origin: str = ""  # "nmon": an nmon recording's LPAR section (other outputs' samples are not mixed in)
 

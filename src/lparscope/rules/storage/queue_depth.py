@@ -5,11 +5,12 @@ fill persistently (000 §3.6.2).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from ...model.estate import Device, Host
+from ...model.estate import Device, Evidence, Host
 from ..changes import attr_change, lsattr_root
 from ..config import Config
-from ..engine import Finding, finding, rule
+from ..engine import Commands, Finding, finding, rule
 
 
 def _is_vscsi_client_disk(dev: Device) -> bool:
@@ -52,7 +53,9 @@ def vscsi_queue_depth_default(host: Host, cfg: Config) -> Iterator[Finding]:
 def sqfull_persistent(host: Host, cfg: Config) -> Iterator[Finding]:
     for disk, series in sorted(host.disk_io.items()):
         # The first report of iostat counts since boot: judge the interval reports after it.
-        rows = [(s.get("sqfull"), e) for s, e in zip(series.samples, series.evidence)
+        at = series.field_lines or [{} for _ in series.samples]
+        rows = [(s.get("sqfull"), Evidence(e.path, lines.get("sqfull", e.line)))  # the queue line holds sqfull
+                for s, e, lines in zip(series.samples, series.evidence, at)
                 if s.get("sqfull") is not None and s.get("interval", 1) != 0]
         vals = [v for v, _ in rows]
         if len(vals) < 2:
@@ -62,13 +65,40 @@ def sqfull_persistent(host: Host, cfg: Config) -> Iterator[Finding]:
             continue
         dev = host.devices.get(disk)
         qd = dev.attr("queue_depth") if dev else None
-        more = str(min(int(qd) * 2, 256)) if qd and qd.isdigit() else "<larger value>"
+        more = str(min(int(qd) * 2, MAX_QUEUE_DEPTH)) if qd and qd.isdigit() else "<larger value>"
+        said = (f"{disk} on {host.name}: sqfull > 0 in {len(busy)} of {len(vals)} intervals "
+                f"(max {max(vals):.0f}); queue_depth {qd or 'unknown'}.")
+        evidence = [e for _, e in rows[:2]] + (dev.attr_ev("queue_depth") if dev else [])
+        kernel = _kernel_differs(host, disk, qd)
+        if kernel or more == qd:  # raising the ODM value changes nothing: say what does
+            why = (f" The kernel runs it with queue_depth {kernel[0].queue_depth}, not the ODM's {qd} "
+                   f"(WPAR-KERNEL-QDEPTH-MISMATCH): fix that first." if kernel else
+                   f" queue_depth is at its maximum {qd}: spread the I/O over more LUNs or paths, or look at the "
+                   f"storage's response time.")
+            yield finding(sqfull_persistent, host, disk, said + why,
+                          evidence=evidence + [k.evidence for k in kernel[:1]],
+                          fix=Commands(root=[lsattr_root(disk, "queue_depth"), f"iostat -D {disk} 5 3   # sqfull again"]),
+                          rollback=Commands(root=["# nothing to undo: these commands only read"]),
+                          values={"current": f"queue_depth {qd or '?'}",
+                                  "suggested": "the kernel's queue_depth back to the ODM's" if kernel else "more LUNs"})
+            continue
         fix, undo = attr_change(host, disk, {"queue_depth": more}, {"queue_depth": qd or "<previous>"}, perm=True,
                                 root_notes=["# check the storage vendor's maximum per LUN before raising it"])
         fix.root.insert(0, lsattr_root(disk, "queue_depth"))
-        yield finding(sqfull_persistent, host, disk,
-                      f"{disk} on {host.name}: sqfull > 0 in {len(busy)} of {len(vals)} intervals "
-                      f"(max {max(vals):.0f}); queue_depth {qd or 'unknown'}.",
-                      evidence=[e for _, e in rows[:2]] + (dev.attr_ev("queue_depth") if dev else []),
+        yield finding(sqfull_persistent, host, disk, said, evidence=evidence,
                       fix=fix, rollback=undo, disruption=["reboot"],
                       values={"current": f"queue_depth {qd or '?'}", "suggested": f"queue_depth {more}"})
+
+
+MAX_QUEUE_DEPTH = 256  # the largest value the step doubles to (000 §3.6.2 raises it in steps)
+
+
+def _kernel_differs(host: Host, disk: str, odm: str | None) -> list[Any]:
+    """kdb readings of ``disk`` (or of its name inside the WPAR it is exported to) that differ from its ODM
+    queue_depth: the kernel does not use the configured value (the WPAR case of 004)."""
+    if odm is None or not odm.isdigit():
+        return []
+    names = {disk} | {getattr(w, "virtual_device", None) for w in host.wpar_devices if getattr(w, "device", None) == disk}
+    exported = any(getattr(w, "device", None) == disk for w in host.wpar_devices)
+    return [k for k in host.kernel_queue_depth if k.name in names and k.queue_depth != int(odm)
+            and (exported or k.name == disk)]
