@@ -131,3 +131,12 @@ def test_invalid_settings_are_reported() -> None:
     s = FrameSettings(2.0, [P("a", 1.5, 1), P("b", 1.0, 40)])
     probs = " ".join(s.problems())
     assert "exceeds" in probs and "above its 1 virtual" in probs and "below 0.05" in probs
+
+
+def test_a_dedicated_partition_wanting_more_than_its_cores_is_not_starved_by_the_pool() -> None:
+    from lparscope.simulate.replay import starved
+    s = FrameSettings(4.0, [P("d", 0.0, 1, uncapped=False, dedicated=True), P("a", 1.0, 2)])
+    demand = np.array([[3.0, 3.0], [1.0, 1.0]])
+    r = simulate(demand, s)
+    assert r.unmet[0] == pytest.approx([2.0, 2.0])  # beyond its one processor: kept as unmet demand
+    assert not starved(r, demand)[0].any()  # but the pool refused it nothing

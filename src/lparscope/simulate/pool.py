@@ -109,6 +109,8 @@ class Replay:
     capacity: np.ndarray  # (T,) physical shared pool + donated idle processors
     pool_use: dict[int, np.ndarray]  # pool id -> (T,) cores used by its partitions
     problems: list[str] = field(default_factory=list)
+    # per partition: dedicated (what it wants beyond its own cores is its sizing, not the pool refusing it)
+    dedicated: list[bool] = field(default_factory=list)
 
 
 def fill(want: np.ndarray, weight: np.ndarray, cap: np.ndarray) -> np.ndarray:
@@ -269,4 +271,4 @@ def simulate(demand: np.ndarray, settings: FrameSettings, chunk: int = CHUNK,
         sel = [i for i, p in enumerate(settings.partitions) if p.pool == pid and not p.dedicated]
         pool_use[pid] = granted[sel].sum(axis=0, dtype=np.float64)
     return Replay([p.name for p in settings.partitions], granted, unmet, idle, capacity, pool_use,
-                  settings.problems())
+                  settings.problems(), [p.dedicated for p in settings.partitions])

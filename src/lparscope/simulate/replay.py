@@ -32,7 +32,13 @@ class Comparison:
 
 
 def starved(r: Replay, demand: np.ndarray) -> np.ndarray:
-    return r.unmet > np.maximum(STARVED_CORES, 0.01 * np.nan_to_num(demand))
+    """Intervals each partition was refused cores by its pool; a dedicated partition never is (its
+    demand beyond its own processors is its sizing, which the pool does not decide)."""
+    out = r.unmet > np.maximum(STARVED_CORES, 0.01 * np.nan_to_num(demand))
+    for i, ded in enumerate(r.dedicated):
+        if ded:
+            out[i] = False
+    return out
 
 
 def _r(x: float) -> float:
