@@ -72,3 +72,22 @@ def test_corpus_hmc_files_load():
 
 def test_hpt_mb():
     assert hpt_mb(8192, 128) == 64 and hpt_mb(49152, 128) == 512 and hpt_mb(0, 64) == 0
+
+
+def test_partitions_of_one_name_on_two_frames_with_no_host_are_labelled_with_their_frame(tmp_path):
+    import re
+    from pathlib import Path
+
+    from lparscope.pipeline import analyze
+    hmc = Path(__file__).resolve().parents[2] / "examples" / "estate" / "hmc1"
+    for n, frame in enumerate(("p9frame1", "p9frame2")):
+        out = tmp_path / f"hmc{n}"
+        out.mkdir()
+        for f in hmc.iterdir():  # the same HMC listings, the second of another frame (its name and serial)
+            text = f.read_text().replace("p9frame1", frame)
+            out.joinpath(f.name).write_text(re.sub(r"784C1D0", "784C1D9", text) if n else text)
+    a = analyze([str(tmp_path)])
+    one, two = a.estate.frames["p9frame1"].partitions["vios1"], a.estate.frames["p9frame2"].partitions["vios1"]
+    assert (one.label, two.label) == ("vios1 (p9frame1)", "vios1 (p9frame2)")
+    hosts = {f.host for f in a.findings}
+    assert "vios1" not in hosts and {"vios1 (p9frame1)", "vios1 (p9frame2)"} & hosts

@@ -176,6 +176,7 @@ class FramePartition:
     io_slots: list[Any] = field(default_factory=list)  # frame_io.PhysicalSlot: physical I/O slots it owns
     use: Sequence[UseSample] = field(default_factory=list)  # lslparutil: processor units used per interval (a UseSeries)
     host: str | None = None  # joined Host name
+    twin_frame: str | None = None  # set when its name, unjoined, is on another frame too: this one's frame
     join: str | None = None  # how it was joined
     uuid: str | None = None  # the HMC's id of the partition (REST API objects name partitions by it)
     evidence: dict[str, Evidence] = field(default_factory=dict)
@@ -207,8 +208,11 @@ class FramePartition:
 
     @property
     def label(self) -> str:
-        """The name findings use: the joined host, else the partition name."""
-        return self.host or self.name
+        """The name findings use: the joined host, else the partition name (with its frame's when a
+        partition of that name with no host joined is on another frame too: "vios1 (p9frame2)")."""
+        if self.host:
+            return self.host
+        return f"{self.name} ({self.twin_frame})" if self.twin_frame else self.name
 
     def ev(self, *names: str) -> list[Evidence]:
         return [self.evidence[n] for n in names if n in self.evidence]

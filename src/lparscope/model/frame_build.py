@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .estate import Estate
-from .frame import Frame, SharedPool, opt_str, vios_pairs
+from .frame import FramePartition, Frame, SharedPool, opt_str, vios_pairs
 from .frame_hmc import hmc_object, settle_profile
 from .frame_join import join_hosts
 from .frame_merge import UNNAMED, assign_systems
@@ -26,6 +26,18 @@ from .frame_util import keep_sample, settle_use
 def build_frames(estate: Estate) -> dict[str, Frame]:
     """Every managed system in the HMC data, with its partitions joined to the hosts analysed."""
     frames = Builder(estate).build()
+    # partitions with no host of their own whose name is on several frames (vios1 on every frame):
+    # their findings name the frame too, so that one host is not made of several partitions
+    unjoined: dict[str, list[FramePartition]] = {}
+    for fr in frames.values():
+        for p in fr.partitions.values():
+            if not p.host:
+                unjoined.setdefault(p.name, []).append(p)
+    for name, ps in unjoined.items():
+        frames_of = {id(p): fr.name for fr in frames.values() for p in fr.partitions.values() if p.name == name}
+        if len(set(frames_of.values())) > 1:
+            for p in ps:
+                p.twin_frame = frames_of[id(p)]
     for fr in frames.values():  # each joined host learns its frame's type-model (POWER generation)
         for p in fr.partitions.values():
             host = estate.hosts.get(p.host or "")

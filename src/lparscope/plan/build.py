@@ -31,8 +31,10 @@ def proposals_of(findings: Iterable[Any]) -> tuple[list[Proposal], list[Advice]]
 def _safe(c: PlannedChange) -> str:
     """Why a name or value of this change may not reach a command ("" when all are plain)."""
     ch = c.change
-    for what, v in (("host", ch.host), ("object", ch.object), ("partition", c.lpar), ("frame", c.frame),
-                    ("profile", c.profile), ("attribute", ch.attribute)):
+    # an HMC change names the frame, the partition and its profile; the host it is filed under (a
+    # partition with no host of its own may be "vios1 (p9frame2)") reaches no command
+    for what, v in ((("host", None) if ch.on_hmc else ("host", ch.host)), ("object", ch.object), ("partition", c.lpar),
+                    ("frame", c.frame), ("profile", c.profile), ("attribute", ch.attribute)):
         if v is not None and v != "" and not (SAFE_NAME.match(str(v)) or (what == "object" and str(v).isdigit())):
             return f"the {what} name {str(v)[:40]!r} is not a plain name: lparscope writes no command with it"
     if not SAFE_VALUE.match(str(ch.target)):
