@@ -106,7 +106,8 @@ def test_cli_file(name: str) -> None:
     kind, records = expected
     assert kinds == [kind]
     assert dict(got) == records
-    assert warnings == 0
+    # an HMC message printed instead of data is said as a warning (the command gave no data)
+    assert warnings == sum(n for k, n in records.items() if k.startswith("HmcMessage:"))
 
 
 @pytest.mark.parametrize("name", sorted(SHEETS))
