@@ -197,6 +197,12 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
             f.values["rule_suggested"] = rule_text
         f.values["suggested"] = (shown + " (plan)") if shown else "not planned (see the plan)"
         f.changes = new
+        # the rule's own sentence may name the value it proposed: say in it what the plan does instead
+        moved = [r for r in refs if r["status"] in ("planned", "in-place") and not same_value(r["target"], r["proposed"])]
+        if moved and "The plan sets" not in f.message:
+            f.message = (f.message.rstrip() + " The plan sets " + ", ".join(
+                label(c, c.target) for c in new if any(r["attribute"] == c.attribute and r["object"] == c.object
+                                                       for r in moved)) + " (see its reasons).")
 
 
 _PROFILE_CMD = re.compile(r'^chsyscfg -r prof -m (?P<ms>\S+) -i "name=(?P<prof>[^,"]+),lpar_name=(?P<lpar>[^,"]+),(?P<pairs>[^"]+)"$')
