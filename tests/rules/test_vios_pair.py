@@ -183,3 +183,13 @@ def test_the_same_lsmap_in_two_files_is_one_set_of_mappings(tmp_path):
     a = analyze([str(tmp_path)])
     assert len(a.estate.hosts["vios1"].npiv_mappings) == 1
     assert not [f for f in a.findings if f.rule.id == "STO-NPIV-PORT-SPREAD"]  # one client adapter: nothing to spread
+
+
+def test_single_server_hmc_commands_carry_the_names_the_data_gives():
+    from pathlib import Path
+
+    from lparscope.pipeline import analyze
+    a = analyze([str(Path(__file__).resolve().parents[2] / "examples" / "estate")])
+    f = next(x for x in a.findings if x.rule.id == "VIOS-SINGLE-SERVER" and x.host == "vios1")
+    assert f.fix.hmc[0].startswith("chhwres -r virtualio --rsubtype scsi -m p9frame1 -o a -p vios2 -s <slot>")
+    assert "remote_lpar_name=vios2" in f.fix.hmc[1] and "<second-vios>" not in " ".join(f.fix.hmc + f.rollback.hmc)

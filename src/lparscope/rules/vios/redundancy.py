@@ -54,6 +54,26 @@ def served(host: Host) -> dict[str, dict[Client, list[Any]]]:
     return out
 
 
+def _hmc_names(estate: Estate, vios: Host, ids: list[int], names: dict[int, str]) -> tuple[str, str, str, str]:
+    """The names the HMC commands of a fix can carry from the data: the managed system and the one
+    other VIOS of ``vios``'s frame, the client partition and its id when there is one client (else
+    placeholders: the commands are repeated per client)."""
+    joined = frame_of_host(estate, vios.name)
+    ms_name, second = MS, "<second-vios>"
+    if joined is not None:
+        fr, me = joined
+        if fr.named:
+            ms_name = fr.name
+        others = sorted(p.name for p in fr.partitions.values() if p.is_vios and p.name != me.name)
+        if len(others) == 1:
+            second = others[0]
+    one = len(ids) == 1
+    client = "<client>"
+    if one and joined is not None and (p := joined[0].by_id(ids[0])) is not None:
+        client = p.name
+    return ms_name, second, client, str(ids[0]) if one else "<client id>"
+
+
 def sole_clients(estate: Estate, vios: Host) -> list[str]:
     """The client partitions (named where the data names them, else by id) whose storage of a protocol
     only ``vios`` serves, where another VIOS's lsmap output of that protocol and frame is in the data
@@ -144,6 +164,7 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
                         for n, frames in mapping[proto].items())
             note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output of its frame is in the data: "
                     "add the partner VIOS's output to confirm.")
+            ms_name, second, client, client_id = _hmc_names(estate, h, ids, names)
             if proto == "vSCSI":
                 local = sorted({m.vtd: getattr(m, "backing_device", None) for m in maps
                                 if not _physical_volume(getattr(m, "backing_device", None))}.items())
@@ -161,26 +182,26 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
                     + [f"# {vtd} is backed by {dev or 'a logical volume or file'}, which only {h.name} can hold: give the "
                        "client a disk from the second VIOS and mirror onto it in the client (extendvg, mirrorvg), or "
                        "move the data to a LUN both VIOS see" for vtd, dev in local],
-                    hmc=[f'chhwres -r virtualio --rsubtype scsi -m {MS} -o a -p <second-vios> -s <slot> '
-                         f'-a "adapter_type=server,remote_lpar_id=<client id>,remote_slot_num=<client slot>"',
-                         f'chhwres -r virtualio --rsubtype scsi -m {MS} -o a -p <client> -s <client slot> '
-                         f'-a "adapter_type=client,remote_lpar_name=<second-vios>,remote_slot_num=<slot>"',
+                    hmc=[f'chhwres -r virtualio --rsubtype scsi -m {ms_name} -o a -p {second} -s <slot> '
+                         f'-a "adapter_type=server,remote_lpar_id={client_id},remote_slot_num=<client slot>"',
+                         f'chhwres -r virtualio --rsubtype scsi -m {ms_name} -o a -p {client} -s <client slot> '
+                         f'-a "adapter_type=client,remote_lpar_name={second},remote_slot_num=<slot>"',
                          "# then run cfgmgr on the client and check two Enabled paths per disk with lspath"])
                 undo = Commands(padmin=["rmvdev -vtd <vtd name>"],
-                                hmc=[f"chhwres -r virtualio --rsubtype scsi -m {MS} -o r -p <client> -s <client slot>",
-                                     f"chhwres -r virtualio --rsubtype scsi -m {MS} -o r -p <second-vios> -s <slot>"])
+                                hmc=[f"chhwres -r virtualio --rsubtype scsi -m {ms_name} -o r -p {client} -s <client slot>",
+                                     f"chhwres -r virtualio --rsubtype scsi -m {ms_name} -o r -p {second} -s <slot>"])
             else:
                 fix = Commands(
                     padmin=["# on the second VIOS of the frame, for each client listed:", "lsnports",
                             "vfcmap -vadapter <vfchost> -fcp <fcs port on the other fabric>"],
-                    hmc=[f'chhwres -r virtualio --rsubtype fc -m {MS} -o a -p <second-vios> -s <slot> '
-                         f'-a "adapter_type=server,remote_lpar_id=<client id>,remote_slot_num=<client slot>"',
-                         f'chhwres -r virtualio --rsubtype fc -m {MS} -o a -p <client> -s <client slot> '
-                         f'-a "adapter_type=client,remote_lpar_name=<second-vios>,remote_slot_num=<slot>"',
+                    hmc=[f'chhwres -r virtualio --rsubtype fc -m {ms_name} -o a -p {second} -s <slot> '
+                         f'-a "adapter_type=server,remote_lpar_id={client_id},remote_slot_num=<client slot>"',
+                         f'chhwres -r virtualio --rsubtype fc -m {ms_name} -o a -p {client} -s <client slot> '
+                         f'-a "adapter_type=client,remote_lpar_name={second},remote_slot_num=<slot>"',
                          "# zone and mask both WWPNs of the new client adapter, then cfgmgr on the client"])
                 undo = Commands(padmin=["vfcmap -vadapter <vfchost> -fcp   # no port name: unmaps"],
-                                hmc=[f"chhwres -r virtualio --rsubtype fc -m {MS} -o r -p <client> -s <client slot>",
-                                     f"chhwres -r virtualio --rsubtype fc -m {MS} -o r -p <second-vios> -s <slot>"])
+                                hmc=[f"chhwres -r virtualio --rsubtype fc -m {ms_name} -o r -p {client} -s <client slot>",
+                                     f"chhwres -r virtualio --rsubtype fc -m {ms_name} -o r -p {second} -s <slot>"])
             yield finding(single_server, h, f"{proto} clients {', '.join(map(str, ids))}",
                           f"{h.name} is the only VIOS serving {proto} storage to client partition(s) {who}.{note}",
                           evidence=[mapping_evidence(m) for m in maps[:6]], fix=fix, rollback=undo, disruption=["dlpar"],
