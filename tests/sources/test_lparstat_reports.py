@@ -51,3 +51,20 @@ def test_classified_by_command_and_by_content():
         assert {s.kind for s in split_and_classify(text)} == {kind}, name
         body = "\n".join(text.splitlines()[1:]) if text.startswith(("#", "root@")) else text
         assert {s.kind for s in split_and_classify(body)} == {kind}, name
+
+
+def test_linux_lparstat_E_run_from_its_build_folder_with_the_two_line_header():
+    from lparscope.sources import lparstat_spurr
+    from lparscope.sources.detect import split_and_classify
+    text = (" ./lparstat -E 2 2\n\nSystem Configuration\n"
+            "type=Shared mode=Uncapped smt=8 lcpu=16 mem=65011712 kB cpus=24 ent=4.00\n\n"
+            "---Actual---                 -Normalized-\n%busy  %idle   Frequency     %busy  %idle\n"
+            "------ ------  ------------- ------ ------\n"
+            "100.72  -0.72  3.80GHz[ 95%]  95.68   4.61\n 42.10  57.90  3.80GHz[ 95%]  40.00  60.00\n")
+    [seg] = split_and_classify(text)
+    assert seg.kind == "lparstat-E" and seg.prompt.command == "lparstat -E 2 2"
+    r = lparstat_spurr.parse(seg.text)
+    cfg, first, second = r.records
+    assert (cfg.platform, cfg.ent, cfg.lcpu, cfg.mem_mb, cfg.line) == ("linux", 4.0, 16, 63488, 4)
+    assert first.actual == {"busy": 100.72, "idle": -0.72} and second.normalised["idle"] == 60.0
+    assert len(r.warnings) == 1 and r.warnings[0].line == 9 and "outside 0..100" in r.warnings[0].message

@@ -16,7 +16,7 @@ _PIECES = (
      "Command: ", "-El", "-a", "-v", "ent0", "hdisk3", "|", "| |", "foo", "lsattrs", "_x", "9",
      " ", "  ", "\t", "\x0c", "\xa0", "\u3000", "\r", "Running:", "/usr/sbin/", "bash-4.2", "root on vios1:/",
      "padmin@vios1:[/home/padmin]", ":[", "ioscli ", "/usr/ios/cli/ioscli ", "aix7", "[root@aix1 ~]", "[root@aix1 logs]",
-     "ssh ", "-l ", "hscroot@hmc1 ", "'", '"', "[console-expect]", "/", "[root@:/tmp]", "-c "]
+     "ssh ", "-l ", "hscroot@hmc1 ", "./", "'", '"', "[console-expect]", "/", "[root@:/tmp]", "-c "]
     + sorted(KNOWN_COMMANDS)
 )
 

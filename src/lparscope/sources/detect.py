@@ -176,7 +176,8 @@ def _cut_prompts(lines: list[str]) -> list[tuple[int, Prompt | None]]:
 
 # A line several reports print before their own header (lparstat -H/-m/-E, mpstat): it
 # belongs to the output that follows it, so a start line right after it does not cut.
-_SHARED_PREAMBLE = re.compile(r"^\s*System configuration:")
+# (powerpc-utils on Linux: the title alone, its pairs on the next line, "type=Shared mode=...")
+_SHARED_PREAMBLE = re.compile(r"^\s*(?:System configuration:|System Configuration\s*$|type=\S+ mode=)")
 _NAME_LINE = re.compile(r"[A-Za-z][\w.-]{0,30}:[ \t]*$")
 
 

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from .base import preamble, Parsed, command_matches, is_bare_prompt, output_head, to_float
-from .lparstat_stats import _CONFIG_RE, _config
+from .lparstat_stats import _CONFIG_RE, _LINUX_TITLE_RE, _config
 
 KIND = "lparstat-E"
 TITLE = "lparstat -E"
@@ -66,9 +66,18 @@ def parse(text: str) -> Parsed:
         out.hostname = prompt.host
     before: list[str] | None = None
     after: list[str] = []
+    linux_title = False  # powerpc-utils prints "System Configuration", then the pairs on the next line
+    odd: tuple[int, float] | None = None  # the first percentage outside 0..100
     for idx in range(start, len(lines)):
         lineno = idx + 1
         s = lines[idx].strip()
+        if _LINUX_TITLE_RE.match(s):
+            linux_title = True
+            continue
+        if linux_title and s.startswith("type="):
+            out.records.append(_config(s, lineno, "linux"))
+            linux_title = False
+            continue
         if not s or _DASHES.match(s) or _GROUPS.match(s) or is_bare_prompt(s) or s.startswith("Physical Processor Util"):
             continue
         cm = _CONFIG_RE.match(s)
@@ -89,6 +98,12 @@ def parse(text: str) -> Parsed:
         if fm is None or None in nums[0] + nums[1]:
             out.warn(lineno, f"not a processor utilisation row: {s[:60]!r}")
             continue
+        if odd is None:
+            bad = [v for v in nums[0] + nums[1] if v is not None and not 0.0 <= v <= 100.0]
+            if bad:
+                odd = (lineno, bad[0])
         out.records.append(SpurrSample(dict(zip(before, nums[0])), dict(zip(after, nums[1])), to_float(fm.group("ghz")),
                                        to_float(fm.group("pct")), lineno, {"freq": lineno}))
+    if odd is not None:
+        out.warn(odd[0], f"a percentage outside 0..100 ({odd[1]:g}), as some lparstat versions print: read as printed")
     return out

@@ -109,7 +109,10 @@ def is_bare_prompt(line: str) -> bool:
 
 
 def _bare_command(line: str) -> Prompt | None:
-    """A known command typed without its prompt ("lsattr -El hdisk2" on a line of its own)."""
+    """A known command typed without its prompt ("lsattr -El hdisk2" on a line of its own; "./lparstat -E"
+    run from the folder it was built in)."""
+    if line.lstrip().startswith("./"):
+        return _bare_command(line.lstrip()[2:])
     m = _PROGRAM_RE.match(line)  # ruled out before the line is copied: nearly every line of a file
     if not m or m.group(1) not in KNOWN_COMMANDS:
         return None

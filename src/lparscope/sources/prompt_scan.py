@@ -18,7 +18,7 @@ from .prompt_line import _SIGILS, KNOWN_COMMANDS, Prompt, parse_prompt
 # the lookahead keeps the command names from being tried on lines that cannot start one. A snap
 # section header starts with five dots (base.snap_header).
 _LINE_START_CANDIDATE_RE = re.compile(
-    r"\n(?:\.{5}|[^\S\n]*(?:[=*~\[-]|(?=[a-z_])(?:" + "|".join(sorted(KNOWN_COMMANDS, key=len, reverse=True))
+    r"\n(?:\.{5}|[^\S\n]*(?:[=*~\[-]|\./|(?=[a-z_])(?:" + "|".join(sorted(KNOWN_COMMANDS, key=len, reverse=True))
     + r")(?![a-z_])))")
 
 
