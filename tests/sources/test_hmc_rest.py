@@ -166,3 +166,20 @@ def test_partition_entry_named_by_its_system_name_and_blank_lines_before_the_xml
     # text before the XML is still said
     assert [w.message for w in hmc_rest.parse("saved by tool x\n" + entry).warnings] == [
         "1 line(s) before the XML not read"]
+
+
+def test_rest_error_responses_and_unread_object_types_are_named():
+    from lparscope.sources.detect import split_and_classify
+    error = ('<entry xmlns="http://www.w3.org/2005/Atom">\n<title>HttpErrorResponse</title>\n'
+             '<content type="application/vnd.ibm.powervm.web+xml; type=HttpErrorResponse">\n'
+             '<HttpErrorResponse:HttpErrorResponse xmlns:HttpErrorResponse="http://www.ibm.com/xmlns/systems/power/firmware/web/mc/2012_10/">\n'
+             '<HTTPStatus kb="ROR">403</HTTPStatus>\n<Message kb="ROO">REST0002 The session is not authorized.</Message>\n'
+             '</HttpErrorResponse:HttpErrorResponse>\n</content>\n</entry>\n')
+    [seg] = split_and_classify(error)
+    assert seg.kind is None and seg.reason == "an HMC REST error response (HTTP 403): REST0002 The session is not authorized."
+    feed = ('<feed xmlns="http://www.w3.org/2005/Atom">\n<entry>\n'
+            '<content type="application/vnd.ibm.powervm.uom+xml; type=VirtualSwitch">\n'
+            '<VirtualSwitch:VirtualSwitch xmlns:VirtualSwitch="http://www.ibm.com/xmlns/systems/power/firmware/uom/mc/2012_10/">\n'
+            '<SwitchID>1</SwitchID><SwitchName>vswitch-2</SwitchName></VirtualSwitch:VirtualSwitch>\n</content>\n</entry>\n</feed>\n')
+    [seg] = split_and_classify(feed)
+    assert seg.kind is None and seg.reason.startswith("an HMC REST VirtualSwitch answer: not read")

@@ -76,6 +76,27 @@ def detect(text: str) -> int:
     return 95 if _UOM in head and _OBJECT_RE.search(head) else 0
 
 
+_CONTENT_TYPE = re.compile(r'type="application/vnd\.ibm\.powervm\.(?:uom|web)\+xml;\s*type=(\w+)"')
+_TAG_TEXT = r"<(?:\w+:)?{0}\b[^>]*>([^<]{{0,300}})</"
+
+
+def unreadable(text: str) -> str | None:
+    """What an HMC REST answer this reader does not take is, for the splitter: an error response (its
+    HTTP status and message) or an object type not read (a VirtualSwitch feed ...)."""
+    head = text[:65536]
+    if "<feed" not in head and "<entry" not in head:
+        return None
+    if "HttpErrorResponse" in head:
+        status = re.search(_TAG_TEXT.format("HTTPStatus"), head)
+        message = re.search(_TAG_TEXT.format("Message"), head) or re.search(_TAG_TEXT.format("ReasonCode"), head)
+        return (f"an HMC REST error response (HTTP {status.group(1).strip() if status else '?'}): "
+                f"{message.group(1).strip()[:200] if message else 'no message'}")
+    kinds = set(_CONTENT_TYPE.findall(head))
+    if kinds and not kinds & set(_OBJECTS):
+        return f"an HMC REST {', '.join(sorted(kinds))} answer: not read (read: {', '.join(_OBJECTS)})"
+    return None
+
+
 def _system_uuid(*nodes: Node | None) -> str | None:
     """The managed system's UUID: from an ``AssociatedManagedSystem`` link, or the links of the
     object's Atom entry or feed (``.../ManagedSystem/<uuid>/LogicalPartition``)."""
