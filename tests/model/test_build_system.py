@@ -61,3 +61,20 @@ def test_a_second_lparstat_i_of_one_host_with_other_values_is_said(tmp_path):
     # the same values read twice say nothing
     (tmp_path / "jun" / "lparstat_i.txt").write_text(text)
     assert not [w for st in analyze([str(tmp_path)]).estate.inputs for w in st.warnings]
+
+
+def test_an_interval_lparstat_header_gives_a_host_without_lparstat_i_its_partition_settings(tmp_path):
+    (tmp_path / "pvs1").mkdir()
+    (tmp_path / "pvs1" / "lparstat.txt").write_text(
+        "# lparstat 2 2\n\nSystem Configuration\n"
+        "type=Shared mode=Uncapped smt=8 lcpu=4 mem=3568192 kB cpus=19 ent=0.50\n\n"
+        "%user  %sys %wait    %idle    physc %entc lbusy   app  vcsw phint\n"
+        "----- ----- -----    -----    ----- ----- ----- ----- ----- -----\n"
+        " 0.42  0.58  0.00    99.00     0.01  2.11  0.56 18.92   250     0\n"
+        " 0.40  0.55  0.00    99.05     0.01  2.04  0.55 18.95   244     0\n")
+    h = analyze([str(tmp_path)]).estate.hosts["pvs1"]
+    p = h.partition
+    assert (p.type, p.mode, p.entitled_capacity, p.online_memory_mb, p.online_vps) == (
+        "Shared-SMT-8", "Uncapped", 0.5, 3484, None)
+    assert p.source == "lparstat header (Linux)" and p.evidence["entitled_capacity"].line == 4
+    assert h.role == "linux"

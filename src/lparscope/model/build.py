@@ -13,6 +13,7 @@ import re
 from ..sources.base import Parsed
 from .appliers import APPLIERS as _APPLIERS
 from .appliers import applies as _applies
+from .build_partition import partition_from_header
 from .estate import Device, Estate, Evidence, Host, KernelQueueDepth, Partition, Series, Setting, Sourced
 
 
@@ -95,6 +96,8 @@ def _lparstat_stats(host: Host, parsed: Parsed, path: str, offset: int) -> list[
             series.evidence.append(Evidence(path, offset + rec.line))
         elif hasattr(rec, "ent"):
             series.config.update({k: str(v) for k, v in rec.values.items()})
+            if host.partition is None:
+                host.partition = partition_from_header(rec, Evidence(path, offset + rec.line))
     if series.samples or series.config:
         host.cpu = series
 
@@ -321,6 +324,7 @@ def _role(host: Host) -> None:
     if any(d.cls == "sea" or d.name.startswith(("vhost", "vfchost")) for d in host.devices.values()):
         reasons.append("serves virtual adapters (SEA / vhost / vfchost)")
     linux = any(getattr(s.record, "platform", "") == "linux" for s in host.records.get("lparstat", []))
+    linux = linux or (host.partition is not None and host.partition.source.endswith("(Linux)"))
     if reasons:
         host.role, host.role_reasons = "vios", reasons
     elif linux and "oslevel" not in host.levels and not host.devices:  # powerpc-utils' lparstat: a Linux partition

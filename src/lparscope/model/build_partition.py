@@ -49,7 +49,7 @@ def _lparstat_info(host: Host, parsed: Parsed, path: str, offset: int) -> list[t
             setattr(p, ours, hundredths / 100 if isinstance(hundredths, (int, float)) else None)
             if theirs in lines:
                 p.evidence[ours] = Evidence(path, offset + lines[theirs])
-        if host.partition is not None:
+        if host.partition is not None and host.partition.source == "lparstat -i":
             said += _differences(host, host.partition, p, lines)
         host.partition = p
     return said
@@ -69,3 +69,26 @@ def _differences(host: Host, before: Partition, now: Partition, lines: dict[str,
                     f"{host.name}: {label} {new} here, {old} in the lparstat -i read before"
                     f"{f' ({where})' if where else ''}: {why}; the values read last are used"))
     return out
+
+
+def partition_from_header(cfg: Any, ev: Evidence) -> Partition | None:
+    """The partition settings lparstat's header line gives (type, mode, EC, memory, pool size), for a host
+    without lparstat -i (a Linux partition's powerpc-utils lparstat has no -i of the same form).
+    lparstat -i, read later, replaces it."""
+    if cfg.ent is None and cfg.type is None:
+        return None
+    smt = int(cfg.smt) if isinstance(cfg.smt, str) and cfg.smt.isdigit() else None
+    kind = cfg.type
+    if kind and smt and "-" not in kind:
+        kind = f"{kind}-SMT-{smt}" if smt > 1 else kind
+    ame = (cfg.mmode or "").endswith("-E")
+    # no VP count: the logical CPUs over SMT threads is not one when some threads are off
+    p = Partition(type=kind, mode=cfg.mode, entitled_capacity=cfg.ent,
+                  online_memory_mb=cfg.tmem_mb if ame and cfg.tmem_mb else cfg.mem_mb,
+                  memory_mode="Dedicated-Expanded" if ame else None,
+                  pool_cores=int(cfg.psize) if cfg.psize and float(cfg.psize).is_integer() else None,
+                  source="lparstat header" + (" (Linux)" if getattr(cfg, "platform", "aix") == "linux" else ""))
+    for name in ("type", "mode", "entitled_capacity", "online_memory_mb", "pool_cores"):
+        if getattr(p, name) is not None:
+            p.evidence[name] = ev
+    return p

@@ -12,6 +12,7 @@ import re
 from ..sources.base import Parsed
 from ..sources.prtconf import SystemConfig
 from .appliers import applies as _applies
+from .build_partition import partition_from_header
 from .estate import Evidence, Host, Series, Setting, Sourced
 
 
@@ -164,6 +165,9 @@ def _lparstat_spurr(host: Host, parsed: Parsed, path: str, offset: int) -> None:
         values.update({"freq_ghz": r.freq_ghz, "freq_pct": r.freq_pct})
         return values
     host.spurr = _series(host.spurr, parsed, path, offset, row)
+    for cfg in parsed.records:
+        if hasattr(cfg, "ent") and host.partition is None:
+            host.partition = partition_from_header(cfg, Evidence(path, offset + cfg.line))
 
 
 def _platform(host: Host, summary, path: str, offset: int) -> None:  # type: ignore[no-untyped-def]

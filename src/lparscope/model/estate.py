@@ -56,6 +56,7 @@ class Partition:
     # pool information): its size and the entitlement of the partitions in it
     pool_capacity: float | None = None
     pool_entitled: float | None = None
+    source: str = "lparstat -i"  # or "lparstat header": the few settings an interval lparstat's header line gives
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     @property
