@@ -107,7 +107,7 @@ def analyze(
     paths: list[str] = typer.Argument(..., help="Files, folders or .tar/.tgz/.zip bundles of command outputs."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Write the JSON report (schema lparscope.report/1); - writes it to standard output (the terminal report then goes to standard error)."),
     html_out: Optional[Path] = typer.Option(None, "--html", help="Write a self-contained HTML report."),
-    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write the plan's fix scripts: PATH (an index), PATH-<host>.ksh per host, PATH-hmc.sh (never run; see docs/plan.md); a folder: fix.ksh, fix-<host>.ksh, fix-hmc.sh in it."),
+    fix_script: Optional[Path] = typer.Option(None, "--fix-script", help="Write the plan's fix scripts: PATH (an index) and beside it <stem>-<host>.ksh per host and <stem>-hmc.sh, <stem> being PATH's name without its extension (out/fix.ksh: out/fix-aix1.ksh, out/fix-hmc.sh); never run (see docs/plan.md). A folder: fix.ksh, fix-<host>.ksh, fix-hmc.sh in it."),
     xlsx: Optional[Path] = typer.Option(None, "--xlsx", help="Write inventory, frames and findings as an Excel workbook."),
     peak: Optional[str] = typer.Option(None, "--peak", help="Peak window for sizing from nmon data, e.g. 08:00-18:30 (detected when absent)."),
     tz: Optional[str] = typer.Option(None, "--tz", help="Time zone the nmon recordings were taken in, e.g. Europe/Paris (they carry none)."),

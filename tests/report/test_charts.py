@@ -186,3 +186,24 @@ def test_peak_window_note_and_time_of_day() -> None:
                               peak_window=(time(8), time(18, 30)))
     assert spec["y_max"] == pytest.approx(36 * 1.05)
     assert "08:00-18:30" in spec["note"]
+
+
+def test_series_without_samples_raise_no_warning_and_rank_last() -> None:
+    """A disk with no sample at all (every value NaN) and instants where no disk of the "others"
+    has one: no 'Mean of empty slice' on stderr, the empty series last, gaps as null."""
+    import warnings
+
+    t = day(60)
+    busy = {f"hdisk{n}": np.full(60, float(n)) for n in range(12)}
+    busy["hdisk99"] = np.full(60, np.nan)
+    for n in range(10):
+        busy[f"hdisk{n}"][:5] = np.nan  # the others band has no value at the first 5 minutes
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        spec = charts.disk_busy_chart(t, busy, host="h", top_n=2)
+    labels = [s["label"] for s in spec["series"]]
+    assert labels[:2] == ["hdisk11", "hdisk10"]
+    others = {s["label"]: s["values"] for s in spec["series"][2:]}
+    assert others["others (11) max"][:5] == [None] * 5 and others["others (11) max"][5] == 9.0
+    assert others["others (11) min"][5] == 0.0 and others["others (11) mean"][5] == 4.5
+    assert others["others (11) mean"][0] is None

@@ -145,3 +145,37 @@ def test_full_day_200_disks_renders_within_ratio_of_one_series(browser: Any,
 def test_screenshot(full: Drawn) -> None:
     full.page.screenshot(path=str(SCREENSHOT), full_page=True)
     assert SCREENSHOT.stat().st_size > 20_000
+
+
+def _ticks(view: Drawn, kind: str) -> list[str]:
+    labels = view.page.get_attribute(f"figure.chart-{kind}", "data-x-ticks") or ""
+    return [t.split("\n")[0] for t in labels.split("|")]
+
+
+@pytest.mark.parametrize("seconds,step", [(125, 1), (145, 5), (600, 2)])
+def test_short_recordings_get_distinct_time_labels(browser: Any, tmp_path: Path, seconds: int,
+                                                   step: int) -> None:
+    """A recording of a few minutes labelled 16:25 16:25 16:25 16:26 ...: seconds make them distinct."""
+    from lparscope.report.charts_nmon import cpu_heatmap
+
+    t = np.datetime64("2024-03-04T16:25:07") + np.arange(0, seconds, step) * np.timedelta64(1, "s")
+    busy = np.linspace(10, 90, t.size)
+    specs = [charts.physc_chart(t, busy / 100, host="short"),
+             cpu_heatmap(t, [(f"CPU{n:02d}", busy) for n in range(4)], host="short")]
+    view = Drawn(browser, _write(tmp_path, "short.html", specs))
+    try:
+        assert view.errors == []
+        for kind in ("physc", "heatmap"):
+            shown = [x for x in _ticks(view, kind) if x]
+            assert len(shown) >= 2, (kind, shown)
+            assert len(shown) == len(set(shown)), (kind, shown)
+            assert shown == sorted(shown), (kind, shown)
+    finally:
+        view.close()
+
+
+def test_a_day_keeps_hour_and_minute_labels(full: Drawn) -> None:
+    for kind in ("physc", "disk"):
+        shown = [x for x in _ticks(full, kind) if x]
+        assert len(shown) >= 3 and all(len(x) == 5 for x in shown), shown  # HH:MM
+        assert len(shown) == len(set(shown))

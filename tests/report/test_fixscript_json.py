@@ -54,3 +54,19 @@ def test_fix_scripts_are_valid_and_only_print_by_default(report, tmp_path):
                              env={"PATH": f"{stub}:/usr/bin:/bin"})
         assert res.returncode == 0, (path.name, res.stderr)
     assert not (tmp_path / "ran").exists()
+
+
+def test_fix_script_help_names_the_files_it_writes(tmp_path) -> None:
+    """The help said PATH-<host>.ksh; the files are <stem>-<host>.ksh (out/fix.ksh: out/fix-aix1.ksh)."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from lparscope.cli import app
+    from lparscope.report.fixscript import script_paths
+
+    res = CliRunner().invoke(app, ["analyze", "--help"], env={"COLUMNS": "400", "TERMINAL_WIDTH": "400"})
+    text = re.sub(r"[\s│]+", " ", re.sub(r"\x1b\[[0-9;]*m", "", res.output))
+    assert "PATH-<host>" not in text and "<stem>-<host>.ksh" in text and "out/fix-aix1.ksh" in text
+    paths = script_paths(tmp_path / "out" / "fix.ksh", ["aix1"])
+    assert paths["aix1"].name == "fix-aix1.ksh" and paths["hmc"].name == "fix-hmc.sh"

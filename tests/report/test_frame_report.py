@@ -114,3 +114,23 @@ def test_wpar_consolidation_sizing_reaches_json_html_and_xlsx(tmp_path):
     for name in ("aix2", "aix3", "aix4"):
         a.estate.frames["p9frame1"].partitions[name].use = []
     assert frame_section(a.estate)[0]["wpar_consolidation"] is None  # one measured candidate left
+
+
+def test_frame_sheets_keep_their_header_without_rows_and_it_names_the_rows_keys(tmp_path):
+    """The example has no vNIC: its sheet still has the header a vNIC row would fill."""
+    import openpyxl
+
+    from lparscope.report.frame import EMPTY_SHEET_COLUMNS
+
+    a = _analysis()
+    rep = build_report(a)
+    rep["frames"] = frame_section(a.estate)
+    out = tmp_path / "r.xlsx"
+    export_xlsx(rep, out)
+    wb = openpyxl.load_workbook(out)
+    assert rep["frames"][0]["mappings"]["vnic"] == []
+    ws = wb["vNIC map"]
+    assert ws.max_row == 1 and [c.value for c in ws[1]] == list(EMPTY_SHEET_COLUMNS["vNIC map"])
+    # the sheets that have rows use exactly these columns, so an empty one looks like a full one
+    for title in ("vSCSI map", "vFC map", "VLANs", "Memory", "Profile drift"):
+        assert [c.value for c in wb[title][1]] == list(EMPTY_SHEET_COLUMNS[title]), title

@@ -7,8 +7,10 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+from markupsafe import escape
 
 from lparscope.report.html import render_html
+from lparscope.report.legend import SEVERITY_MEANING, meaning
 from sample_report import HOSTILE_HOST, IMG, NON_ASCII, SCRIPT, TEMPLATE, sample_report
 
 
@@ -110,7 +112,7 @@ def test_command_forms_labelled_and_disruption_shown(page: str) -> None:
     for label in ("root (AIX)", "padmin (VIOS)", "HMC"):
         assert f'<div class="cmd-label">{label}</div>' in page
     for tag in ("reboot", "interface-down", "dlpar"):
-        assert f'<span class="tag disruptive">{tag}</span>' in page
+        assert f'<span class="tag disruptive" title="{escape(meaning(tag))}">{tag}</span>' in page
     assert "online change" in page
     assert '500<span class="arrow">→</span>1024' in page
 
@@ -118,20 +120,20 @@ def test_command_forms_labelled_and_disruption_shown(page: str) -> None:
 def test_header_summary(page: str) -> None:
     assert "2026-11-22T10:00:00+00:00" in page
     assert "0.1.0" in page
-    assert '<span class="badge sev-critical">critical 2</span>' in page
-    assert '<span class="badge sev-warning">warning 2</span>' in page
-    assert '<span class="badge sev-info">info 1</span>' in page
+    assert f'<span class="badge sev-critical" title="{SEVERITY_MEANING["critical"]}">critical 2</span>' in page
+    assert f'<span class="badge sev-warning" title="{SEVERITY_MEANING["warning"]}">warning 2</span>' in page
+    assert f'<span class="badge sev-info" title="{SEVERITY_MEANING["info"]}">info 1</span>' in page
     zero = sample_report()
     zero["summary"]["findings"]["critical"] = 0
     assert "critical 0" not in render_html(zero)  # badges only for non-zero counts
 
 
 def test_inventory_tables_use_union_of_keys_and_skip_empty_lists(page: str) -> None:
-    vios_eth = _section(page, 'class="inventory inv-ethernet"')
+    vios_eth = _section(page, 'class="sortable inventory inv-ethernet"')
     assert [c for c in ("name", "class", "description", "ha_mode") if f">{c}</th>" in vios_eth] == [
         "name", "class", "description", "ha_mode"]
-    assert page.count('class="inventory inv-wpars"') == 1  # vios1 has an empty wpars list
-    assert page.count('class="inventory inv-interfaces"') == 1  # aix2 has an empty one
+    assert page.count('class="sortable inventory inv-wpars"') == 1  # vios1 has an empty wpars list
+    assert page.count('class="sortable inventory inv-interfaces"') == 1  # aix2 has an empty one
     assert "00f6db0a3b2c1d4e" in page  # key only present on one aix1 disk row
 
 
@@ -165,7 +167,7 @@ def test_bare_dict_and_missing_optional_keys_render() -> None:
         "inputs": [{"path": "p.txt", "kind": None, "warnings": None}],
     })
     assert "X-1" in page and "<code>p.txt</code>" in page
-    assert '<span class="badge sev-warning">warning 1</span>' in page
+    assert f'<span class="badge sev-warning" title="{SEVERITY_MEANING["warning"]}">warning 1</span>' in page
 
 
 class _TagCollector(HTMLParser):

@@ -89,8 +89,8 @@ def test_every_expected_chart_in_order(recorded: tuple[list[dict], dict, Path]) 
 
 def test_sizing_table_per_host(recorded: tuple[list[dict], dict, Path]) -> None:
     page = recorded[2].read_text(encoding="utf-8")
-    assert '<table class="sizing">' in page
-    table = page.split('<table class="sizing">', 1)[1].split("</table>", 1)[0]
+    assert '<table class="sortable sizing">' in page
+    table = page.split('<table class="sortable sizing">', 1)[1].split("</table>", 1)[0]
     for head in ("Window", "Average", "P90", "P95", "P99", "Peak", "Recommended EC", "Recommended VP"):
         assert f">{head}</th>" in table
     assert "whole recording" in table

@@ -4,6 +4,7 @@ fragment across a reload, the hosts comparison table, no console error, no reque
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any, Iterator
@@ -131,3 +132,54 @@ def test_tables_never_break_words(page: Any) -> None:
     broken = page.evaluate("""() => Array.from(document.querySelectorAll('td, th')).filter(c => {
         const s = getComputedStyle(c); return s.wordBreak === 'break-all' || s.overflowWrap === 'anywhere'; }).length""")
     assert broken == 0
+
+
+@pytest.mark.parametrize("width", [1024, 1400])
+def test_page_is_never_wider_than_the_screen(browser: Any, built: tuple[Path, dict], width: int) -> None:
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    pg = ctx.new_page()
+    pg.goto(built[0].as_uri(), wait_until="load")
+    pg.wait_for_timeout(200)
+    pg.eval_on_selector_all("details", "els => els.forEach(d => { d.open = true; })")  # inventories too
+    sizes = pg.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    # every table that is wider than its box scrolls inside it
+    wide = pg.evaluate("""() => Array.from(document.querySelectorAll('main table')).filter(t =>
+        !t.closest('.uplot') && t.getBoundingClientRect().right > document.documentElement.clientWidth + 1 &&
+        getComputedStyle(t.parentElement).overflowX !== 'auto').map(t => t.className)""")
+    ctx.close()
+    assert sizes[0] <= sizes[1], sizes
+    assert wide == []
+
+
+def _column(page: Any, table: str, n: int) -> list[str]:
+    return page.eval_on_selector_all(f"{table} tbody tr td:nth-child({n})", "els => els.map(e => e.textContent.trim())")
+
+
+def test_inputs_and_plan_tables_sort_on_a_click(page: Any) -> None:
+    kinds = _column(page, "#inputs-table", 3)
+    page.click("#inputs-table thead th:nth-child(3)")
+    assert _column(page, "#inputs-table", 3) == sorted(kinds, key=str.lower)
+    page.click("#inputs-table thead th:nth-child(3)")
+    assert _column(page, "#inputs-table", 3) == sorted(kinds, key=str.lower, reverse=True)
+    assert page.get_attribute("#inputs-table thead th:nth-child(3)", "aria-sort") == "descending"
+    table = "table.plan-changes >> nth=0"
+    before = page.locator(table).locator("tbody tr td:nth-child(3)").all_inner_texts()
+    page.locator(table).locator("thead th:nth-child(3)").click()
+    after = page.locator(table).locator("tbody tr td:nth-child(3)").all_inner_texts()
+    number = re.compile(r"^-?\d+(\.\d+)?$")
+    assert sorted(before) == sorted(after) and any(number.match(v) for v in after)
+    assert after == sorted(after, key=lambda v: (0, float(v), "") if number.match(v) else (1, 0.0, v))
+
+
+def test_sorting_is_numeric_natural_and_puts_empty_cells_last(page: Any) -> None:
+    values = ["10", "9", "\u2014", "aix10", "aix2", "2.5 (by name)", "", "-1"]
+    order = page.evaluate("""(values) => {
+        const t = document.createElement('table'); t.className = 'sortable'; t.id = 'probe';
+        t.innerHTML = '<thead><tr><th>v</th></tr></thead><tbody>' + values.map(v => '<tr><td>' + v + '</td></tr>').join('') + '</tbody>';
+        document.querySelector('main').appendChild(t);
+        const read = () => Array.from(t.tBodies[0].rows).map(r => r.cells[0].textContent);
+        t.tHead.rows[0].cells[0].click(); const up = read();
+        t.tHead.rows[0].cells[0].click(); return [up, read()];
+    }""", values)
+    assert order[0] == ["-1", "2.5 (by name)", "9", "10", "aix2", "aix10", "\u2014", ""]
+    assert order[1] == ["aix10", "aix2", "10", "9", "2.5 (by name)", "-1", "\u2014", ""]

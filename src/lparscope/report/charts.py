@@ -119,6 +119,20 @@ class _Axis:
         return f"each point is the maximum of {self.k} samples" if self.k > 1 else ""
 
 
+def _finite_stats(block: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Maximum, minimum and mean of the finite values along ``axis``; NaN where there is none
+    (numpy's nanmean and nanmax warn on such an empty slice, and a warning reaches the user)."""
+    finite = np.isfinite(block)
+    n = finite.sum(axis=axis)
+    hi = np.where(finite, block, -np.inf).max(axis=axis, initial=-np.inf)
+    lo = np.where(finite, block, np.inf).min(axis=axis, initial=np.inf)
+    total = np.where(finite, block, 0.0).sum(axis=axis)
+    mean = total / np.maximum(n, 1)
+    empty = n == 0
+    hi[empty], lo[empty], mean[empty] = np.nan, np.nan, np.nan
+    return hi.astype(float), lo.astype(float), mean.astype(float)
+
+
 def _json_values(values: np.ndarray) -> list[float | None]:
     rounded = np.round(values.astype(float), DECIMALS)
     return [None if not math.isfinite(v) else float(v) for v in rounded.tolist()]
@@ -204,8 +218,8 @@ def _many(kind: str, host: str, title: str, unit: str, times: np.ndarray,
     if not names:
         return _spec(kind, host, title, unit, axis, [], note=f"no {what}")
     raw = np.vstack([axis.align(series[n]) for n in names])
-    with np.errstate(all="ignore"):
-        means = np.nan_to_num(np.nanmean(raw, axis=1), nan=-1.0)
+    means = _finite_stats(raw, axis=1)[2]
+    means[np.isnan(means)] = -1.0  # a series with no sample ranks last
     ranked = sorted(range(len(names)), key=lambda i: (-means[i], str(names[i])))
     top, rest = ranked[:top_n], ranked[top_n:]
     out = [_line(str(names[i]), axis.down(raw[i]), color=PALETTE[n % len(PALETTE)], width=1.25)
@@ -213,9 +227,7 @@ def _many(kind: str, host: str, title: str, unit: str, times: np.ndarray,
     bands: list[list[Any]] = []
     note = ""
     if rest:
-        block = raw[rest]
-        with np.errstate(all="ignore"):
-            hi, lo, mean = np.nanmax(block, axis=0), np.nanmin(block, axis=0), np.nanmean(block, axis=0)
+        hi, lo, mean = _finite_stats(raw[rest], axis=0)
         label = f"others ({len(rest)})"
         out.append(_line(f"{label} max", axis.down(hi), color=OTHERS_COLOR, width=0.75))
         out.append(_line(f"{label} mean", axis.down(mean), color=OTHERS_COLOR, width=1.5, dash=[4, 3]))

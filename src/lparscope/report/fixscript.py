@@ -139,7 +139,8 @@ def render_index(plan: dict[str, Any], files: dict[str, str]) -> str:
 
 
 def script_paths(path: Path, hosts: list[str]) -> dict[str, Path]:
-    """Files written for ``--fix-script PATH``: PATH (index), PATH-stem-<host>.ksh, PATH-stem-hmc.sh."""
+    """Files written for ``--fix-script PATH``: PATH (index), <stem>-<host>.ksh and <stem>-hmc.sh beside it
+    (<stem>: PATH's name without its extension)."""
     base = path / "fix.ksh" if path.is_dir() else path
     stem, parent = base.stem, base.parent
     out = {"index": base, "hmc": parent / f"{stem}-hmc.sh"}

@@ -263,9 +263,21 @@ def xlsx_safe(v: Any) -> Any:
     return v
 
 
+# The header of a frame sheet with no row (no vNIC on any frame ...): the keys its rows have.
+EMPTY_SHEET_COLUMNS: dict[str, tuple[str, ...]] = {
+    "vSCSI map": ("frame", "client", "client_slot", "vios", "vios_slot", "vhost", "vtd", "backing", "lun"),
+    "vFC map": ("frame", "client", "client_slot", "vios", "vios_slot", "vfchost", "port", "status", "wwpns"),
+    "vNIC map": ("frame", "client", "client_slot", "vios", "adapter", "port", "active", "status", "capacity"),
+    "VLANs": ("frame", "vswitch", "vlan", "bridged_by", "clients"),
+    "Memory": ("frame", "partition", "host", "state", "mem_mb", "min_mb", "max_mb", "hpt_ratio", "hpt_mb", "ame_factor"),
+    "Profile drift": ("frame", "partition", "attribute", "profile", "running"),
+}
+
+
 def _sheet(wb: Any, title: str, rows: list[dict[str, Any]], columns: list[str] | None = None) -> None:
     ws = wb.create_sheet(re.sub(r"[\[\]:*?/\\]", "_", xlsx_safe(title))[:31] or "sheet")
-    cols = [xlsx_safe(str(c)) for c in (columns or list(dict.fromkeys(k for r in rows for k in r)))]
+    cols = [xlsx_safe(str(c)) for c in (columns or list(dict.fromkeys(k for r in rows for k in r))
+                                        or EMPTY_SHEET_COLUMNS.get(title, ()))]
     ws.append(cols)
     for r in rows:
         ws.append([None] * len(cols))

@@ -19,6 +19,7 @@ from ..dict_views import DictView
 from .charts import chart_context
 from .citations import cite_dicts
 from .json_report import write_pieces
+from .legend import ONLINE, SEVERITY_MEANING, disruption_legend, meaning
 from .plan_html import plan_context
 from .triage import host_frames, top_actions, unrecognised_reasons
 
@@ -62,13 +63,23 @@ INVENTORY_LISTS: tuple[tuple[str, str], ...] = (
 def _environment() -> Environment:
     # autoescape=True (not select_autoescape): the template ends in ".j2", which
     # select_autoescape's default extension list would not recognise.
-    return Environment(
+    env = Environment(
         loader=PackageLoader("lparscope", "report/templates"),
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.globals["meaning"] = meaning  # a severity or disruption word's tooltip (legend.py)
+    return env
+
+
+def _finding_legend(findings: _Findings) -> list[tuple[str, str]]:
+    """The disruption words the findings use (and "online change" when one has none), explained."""
+    words: set[str] = set()
+    for d in findings.values_of("disruption"):
+        words |= {str(x) for x in d or []} or {ONLINE}
+    return disruption_legend(words)
 
 
 def _columns(rows: list[dict[str, Any]]) -> list[str]:
@@ -248,6 +259,8 @@ def html_chunks(report: dict, charts: list[dict] | None = None) -> Iterator[str]
         generated_at=report.get("generated_at"),
         summary=_summary(report, findings, hosts, inputs),
         severities=SEVERITIES,
+        severity_meaning=SEVERITY_MEANING,
+        finding_legend=_finding_legend(findings) if findings else [],
         findings=findings,
         finding_hosts=finding_hosts,
         hosts=hosts,

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .legend import disruption_legend
+
 
 def _v(x: Any) -> str:
     if isinstance(x, float):
@@ -39,5 +41,8 @@ def plan_context(report: dict[str, Any]) -> dict[str, Any]:
     for s in plan.get("steps", []):
         steps.append(dict(s, items=[f"{i}: {_v(ids[i].get('current'))} \u2192 {_v(ids[i].get('target'))}"
                                     for i in s.get("changes", []) if i in ids]))
-    return {"plan": plan, "plan_groups": groups, "plan_steps": steps, "plan_frames": plan.get("frames", []),
+    words = [s.get("disruption") for s in steps] + [c.get("disruption") for c in changes]
+    words += ["maintenance window"] * any(s.get("maintenance_window") for s in steps)
+    words += ["dlpar"] * any(c.get("method") == "dlpar" for c in changes)
+    return {"plan": plan, "plan_legend": disruption_legend(words), "plan_groups": groups, "plan_steps": steps, "plan_frames": plan.get("frames", []),
             "plan_infeasible": [c for c in changes if c.get("status") == "infeasible"]}

@@ -15,8 +15,8 @@ from rich.console import Console
 from rich.text import Text
 
 from .plan_terminal import plan_lines
-from .triage import (SEVERITIES, by_frame, by_rule, counts, host_frames, main_command, select, top_actions,
-                     unrecognised_reasons)
+from .triage import (SEVERITIES, by_frame, by_rule, counts, host_frames, main_command, natural_key, plural, select,
+                     short_label, top_actions, unrecognised_reasons)
 
 SCREENFUL = 60  # lines: more findings lines than this and the list becomes a roll-up (unless --show all)
 _STYLE = {"critical": "bold red", "warning": "yellow", "info": "cyan",
@@ -89,7 +89,7 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], view: View,
     out.add((f"lparscope {report.get('lparscope_version') or ''}".rstrip(), "head"),
             f"  {len(hosts)} host(s) (" + ", ".join(f"{n} {r.upper() if r in ('aix', 'vios', 'hmc') else r.capitalize() if r == 'linux' else r}"
                                                    for r, n in sorted(roles.items())) + ")"
-            f", {len(frames)} frame(s)" + (": " + ", ".join(str(f.get("name")) for f in frames[:5]) if frames else "")
+            f", {len(frames)} frame(s)" + (": " + ", ".join(short_label(str(f.get("name"))) for f in frames[:5]) if frames else "")
             + (" ..." if len(frames) > 5 else ""))
     read = files.get("parsed", 0) + files.get("partly", 0)
     repeated = summ.get("repeated_inputs") or 0  # the same file given twice (overlapping paths): read once
@@ -105,7 +105,7 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], view: View,
     filt = [f"{k} {'/'.join(v)}" for k, v in (("severity", view.severities), ("host", view.hosts),
                                                 ("area", view.areas)) if v]
     out.add("findings: ", (f"{c['critical']} critical", "critical"), ", ", (f"{c['warning']} warning", "warning"),
-            ", ", (f"{c['info']} info", "info"), f" ({len({f.get('host') for f in findings})} hosts, partitions or frames concerned)"
+            ", ", (f"{c['info']} info", "info"), f" ({_concerned(len({f.get('host') for f in findings}))} concerned)"
             + (f"  (filtered: {'; '.join(filt)})" if filt else ""))
     _joins(report, out)
     plan = report.get("plan")
@@ -154,15 +154,34 @@ def _actions(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines
         sev = a["severity"]
         more = f" (+{', '.join(a['rules'][1:])})" if len(a["rules"]) > 1 else ""
         needs = f"  [{', '.join(a['disruption'])}]" if a["disruption"] else ""
-        out.add(f"{n:>2}. ", (f"{sev.upper():<8}", sev), f" {a['host']} {a['subject']}: {a['title']}  "
-                f"{a['rules'][0]}{more}{needs}")
+        hosts = a.get("hosts") or [a["host"]]
+        if len(hosts) > 1:  # the same action on several hosts: one entry, the hosts named
+            names = ", ".join(hosts[:ACTION_HOSTS]) + (f", ... +{len(hosts) - ACTION_HOSTS} more"
+                                                        if len(hosts) > ACTION_HOSTS else "")
+            out.add(f"{n:>2}. ", (f"{sev.upper():<8}", sev), f" {a['rules'][0]}{more} on {len(hosts)} hosts ({names}): "
+                    f"{a['subject']}: {a['title']}{needs}")
+        else:
+            out.add(f"{n:>2}. ", (f"{sev.upper():<8}", sev), f" {a['host']} {a['subject']}: {a['title']}  "
+                    f"{a['rules'][0]}{more}{needs}")
         if a["change"]:
             out.add(f"      {a['change']}")
         if a["command"]:
-            out.add("      ", (a["command"], "green" if out.color else None))
+            example = f"on {a['command_host']}: " if len(hosts) > 1 and a.get("command_host") else ""
+            out.add("      " + example, (a["command"], "green" if out.color else None))
 
 
 HOSTS_SHOWN = 25  # hosts in the table before it is cut to those with the most findings
+ACTION_HOSTS = 6  # hosts named on a top action taken on several (all of them: the HTML / JSON report)
+
+
+def _concerned(n: int) -> str:
+    return f"{n} host, partition or frame" if n == 1 else f"{n} hosts, partitions or frames"
+
+
+def _rank(h: dict[str, Any]) -> tuple[Any, ...]:
+    """Most critical findings first, then most warnings, then most info, then by name."""
+    c = h.get("counts") or {}
+    return (*(-(c.get(s) or 0) for s in SEVERITIES), natural_key(h.get("name") or ""))
 
 
 def _hosts(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None:
@@ -171,22 +190,22 @@ def _hosts(report: dict[str, Any], out: _Lines, show_all: bool = False) -> None:
         return
     frames = host_frames(report)
     out.head("Hosts")
+    hosts = sorted(hosts, key=_rank)  # so that the hosts a cut leaves out have fewer findings
     cut = 0
     if len(hosts) > HOSTS_SHOWN and not show_all:
-        rank = lambda h: tuple(-(h.get("counts") or {}).get(s, 0) for s in SEVERITIES)  # noqa: E731
-        keep = {id(h) for h in sorted(hosts, key=rank)[:HOSTS_SHOWN]}
         cut = len(hosts) - HOSTS_SHOWN
-        hosts = [h for h in hosts if id(h) in keep]
+        hosts = hosts[:HOSTS_SHOWN]
     rows = [["host", "role", "frame", "mode", "EC", "VP", "weight", "mem MB", "level", "crit", "warn", "info"]]
     for h in hosts:
         s, c = h.get("summary") or {}, h.get("counts") or {}
-        rows.append([str(h.get("name")), str(h.get("role") or ""), frames.get(h.get("name") or "", "-"), _mode(s),
+        rows.append([str(h.get("name")), str(h.get("role") or ""), short_label(frames.get(h.get("name") or "", "-")), _mode(s),
                      _fmt(s.get("entitled_capacity")), _fmt(s.get("virtual_processors")), _fmt(s.get("weight")),
                      _fmt(s.get("online_memory_mb")), _fmt(s.get("ioslevel") or s.get("oslevel")),
                      *(str(c.get(k, 0)) if c.get(k) else "-" for k in SEVERITIES)])
     _table(rows, out, indent="  ")
     if cut:
-        out.add(f"  ... {cut} more host(s) with fewer findings (every one: --show all, or the HTML / JSON report)")
+        out.add(f"  ... {plural(cut, 'more host')} with fewer or less severe findings "
+                "(every one: --show all, or the HTML / JSON report)")
 
 
 def _sizing_gap(z: dict[str, Any]) -> float:
@@ -249,6 +268,9 @@ def _per_host(report: dict[str, Any], findings: list[dict[str, Any]], out: _Line
                     + (f"  -> {cmd}" if cmd else ""))
 
 
+FRAMES_SHOWN = 20  # frames in the "Findings by frame" roll-up
+
+
 def _rollup(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines, rules_shown: int = 15) -> None:
     out.head("Findings by rule")
     rows = [["sev", "rule", "findings", "hosts", "title"]]
@@ -264,11 +286,14 @@ def _rollup(report: dict[str, Any], findings: list[dict[str, Any]], out: _Lines,
     if len(frames) > 1 or (frames and frames[0]["frame"] != "(no frame data)"):
         out.head("Findings by frame")
         rows = [["frame", "hosts", "crit", "warn", "info"]]
-        for r in frames[:20]:
-            rows.append([r["frame"], str(r["hosts"]), *(str(r[s]) for s in SEVERITIES)])
+        for r in frames[:FRAMES_SHOWN]:  # most findings first (triage.by_frame)
+            rows.append([short_label(r["frame"]), str(r["hosts"]), *(str(r[s]) for s in SEVERITIES)])
         _table(rows, out, indent="  ")
-        if len(frames) > 20:
-            out.add(f"  ... {len(frames) - 20} more frame(s)")
+        if len(frames) > FRAMES_SHOWN:
+            rest = frames[FRAMES_SHOWN:]
+            none = sum(not any(r[s] for s in SEVERITIES) for r in rest)
+            out.add(f"  ... {plural(len(rest), 'more frame')} with fewer or less severe findings"
+                    + (f" ({none} with none)" if none else ""))
 
 
 def _inputs(report: dict[str, Any], out: _Lines) -> None:

@@ -66,7 +66,10 @@ def top_actions(report: dict[str, Any], limit: int = 10,
                 findings: Iterable[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The ``limit`` changes that matter most: by severity, then how many rules ask for the same
     change, then how much evidence backs it. Findings proposing the same command on the same host
-    are one action (their rule ids are listed together). Findings without a change come last."""
+    are one action (their rule ids are listed together). Findings without a change come last.
+    The same action on several hosts (same rules, subject, title, change and disruption) is one
+    entry: ``hosts`` lists them all (``host`` is the first); its ``command`` has the host's name as
+    ``<host>`` when that makes the hosts' commands one, else it is ``command_host``'s own."""
     roles = {h.get("name"): h.get("role") for h in report.get("hosts") or []}
     groups: dict[tuple[str, str], dict[str, Any]] = {}
     order: list[tuple[str, str]] = []
@@ -85,14 +88,60 @@ def top_actions(report: dict[str, Any], limit: int = 10,
             g["severity"], g["finding"] = f.get("severity"), f
     ranked = sorted((groups[k] for k in order), key=lambda g: (
         _RANK.get(g["severity"], 9), g["command"] is None, -len(g["rules"]), -g["evidence"], g["first"]))
-    out = []
-    for g in ranked[:limit]:
+    out: list[dict[str, Any]] = []
+    alike: dict[tuple[Any, ...], dict[str, Any]] = {}  # the same action on other hosts joins the first
+    commands: dict[int, set[str | None]] = {}
+    for g in ranked:
         f = g["finding"]
-        out.append({"severity": g["severity"], "host": g["host"], "subject": f.get("subject") or "",
-                    "title": f.get("title") or "", "rules": list(dict.fromkeys(g["rules"])),
-                    "change": change_text(f), "command": g["command"],
-                    "disruption": list(f.get("disruption") or []), "evidence": g["evidence"]})
+        rules = list(dict.fromkeys(g["rules"]))
+        key = (g["severity"], tuple(rules), f.get("subject") or "", f.get("title") or "", change_text(f),
+               tuple(f.get("disruption") or ()), g["command"] is None)
+        if key in alike:
+            alike[key]["hosts"].append(g["host"])
+            alike[key]["evidence"] += g["evidence"]
+            commands[id(alike[key])].add(_hostless(g["command"], g["host"]))
+            continue
+        if len(out) == limit:
+            continue  # keep reading: a later host may still join one of the actions kept
+        alike[key] = {"severity": g["severity"], "host": g["host"], "hosts": [g["host"]],
+                      "subject": f.get("subject") or "", "title": f.get("title") or "", "rules": rules,
+                      "change": change_text(f), "command": g["command"], "command_host": g["host"],
+                      "disruption": list(f.get("disruption") or []), "evidence": g["evidence"]}
+        commands[id(alike[key])] = {_hostless(g["command"], g["host"])}
+        out.append(alike[key])
+    for a in out:
+        if len(a["hosts"]) > 1:
+            a["hosts"].sort(key=natural_key)
+            if len(commands[id(a)]) == 1:  # one command but for the host's name
+                a["command"], a["command_host"] = next(iter(commands[id(a)])), None
     return out
+
+
+def _hostless(command: str | None, host: str) -> str | None:
+    """The command with the host's own name as ``<host>`` (the same change on another host)."""
+    if not command or not host:
+        return command
+    return re.sub(rf"(?<![\w.-]){re.escape(host)}(?![\w.-])", "<host>", command)
+
+
+def natural_key(text: Any) -> tuple[Any, ...]:
+    """Sort key putting aix2 before aix10 (digits compared as numbers)."""
+    return tuple(int(p) if p.isdigit() else p.lower() for p in re.split(r"(\d+)", str(text)))
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 host`` / ``2 hosts`` (``many`` when the plural is not ``one`` + s)."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def short_label(label: str, width: int = 50) -> str:
+    """A long frame or host label cut for a terminal column: paths as their file names, then the
+    middle elided, keeping the start and the end that tells similar labels apart."""
+    text = re.sub(r"(?:[^\s()]*/)+([^\s/()]+)", r"\1", str(label))
+    if len(text) <= width:
+        return text
+    tail = max(8, width // 2)
+    return text[:width - tail - 3] + "..." + text[-tail:]
 
 
 def host_frames(report: dict[str, Any]) -> dict[str, str]:
@@ -142,20 +191,25 @@ def by_rule(findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def by_frame(report: dict[str, Any], findings: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per frame (and one for hosts joined to none): hosts and findings by severity."""
+    """One row per frame (and one for hosts joined to none): hosts and findings by severity, the
+    frame's own findings (reported on the frame's name) with it; most critical, then most warnings,
+    then most info first, then by name."""
     frames = host_frames(report)
     hosts_of: dict[str, set[str]] = defaultdict(set)
     for h in report.get("hosts") or []:
         hosts_of[frames.get(h.get("name") or "", "")].add(h.get("name") or "")
     for fr in report.get("frames") or []:
         hosts_of.setdefault(fr.get("name") or "", set())
+    own = {name: name for name in hosts_of if name}  # a finding on a frame names the frame as its host
     sev: dict[str, Counter] = defaultdict(Counter)
     for f in findings:
-        sev[frames.get(str(f.get("host") or ""), "")][f.get("severity")] += 1
+        host = str(f.get("host") or "")
+        sev[frames.get(host) or own.get(host, "")][f.get("severity")] += 1
     out = []
-    for name in sorted(set(hosts_of) | set(sev), key=lambda n: (n == "", n)):
+    for name in set(hosts_of) | set(sev):
         out.append({"frame": name or "(no frame data)", "hosts": len(hosts_of.get(name, ())),
                     **{s: sev[name].get(s, 0) for s in SEVERITIES}})
+    out.sort(key=lambda r: (*(-r[s] for s in SEVERITIES), r["frame"] == "(no frame data)", natural_key(r["frame"])))
     return out
 
 
