@@ -70,7 +70,7 @@ def detect(text: str) -> int:
     return 0
 
 
-def _command_vg(command: str) -> str | None:
+def command_vg(command: str) -> str | None:
     """The volume group a one-group command line names (``lsvg -l datavg`` -> datavg; the words
     after the options, before any pipe: ``lsvg -l rootvg | grep paging`` -> rootvg)."""
     names = [w for w in command.split("|", 1)[0].split()[1:] if not w.startswith("-")]
@@ -83,7 +83,7 @@ def parse(text: str) -> Parsed:
     lines, prompt = pre.lines, pre.prompt
     if prompt:
         out.hostname = prompt.host
-    vg = _command_vg(prompt.command) if prompt else None
+    vg = command_vg(prompt.command) if prompt else None
     vg_line = 0
     for idx in range(pre.body, len(lines)):
         lineno, s = idx + 1, lines[idx].strip()

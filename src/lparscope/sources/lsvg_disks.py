@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 
 from .base import Parsed, command_matches, is_bare_prompt, output_head, preamble, to_int
+from .lsvg import command_vg
 
 KIND = "lsvg-p"
 TITLE = "lsvg -p / lsvg -pv (a volume group's disks), lsvg -P (their mirror pools)"
@@ -46,7 +47,6 @@ _VG_LINE = re.compile(r"^\s*(?P<vg>[A-Za-z][\w.-]{0,14}):\s*$")  # AIX volume gr
 _DISK_ROW = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]*)\s+(?P<state>[a-z]+)\s+(?P<total>\d+)\s+(?P<free>\d+)"
                        r"(?:\s+(?P<dist>\d+(?:\.\.\d+){4}))?\s*$")
 _POOL_ROW = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]*)(?:\s+(?P<pool>\S+))?\s*$")
-_VG_NAME = re.compile(r"[A-Za-z][\w.-]{0,14}")
 
 
 @dataclass
@@ -78,18 +78,13 @@ def detect(text: str) -> int:
     return 0
 
 
-def _command_vg(command: str) -> str | None:
-    names = [w for w in command.split("|", 1)[0].split()[1:] if not w.startswith("-")]
-    return names[0] if len(names) == 1 and _VG_NAME.fullmatch(names[0]) else None
-
-
 def parse(text: str) -> Parsed:
     out = Parsed(kind=KIND)
     pre = preamble(text)
     lines, prompt = pre.lines, pre.prompt
     if prompt:
         out.hostname = prompt.host
-    vg = _command_vg(prompt.command) if prompt else None
+    vg = command_vg(prompt.command) if prompt else None
     vg_line = 0
     table: str | None = None  # "disks" or "pools": the header last seen
     for idx in range(pre.body, len(lines)):
