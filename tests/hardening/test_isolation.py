@@ -223,3 +223,15 @@ def test_json_to_standard_output_and_fix_scripts_into_a_folder(tmp_path: Path) -
     folder.mkdir()
     res = CliRunner().invoke(app, ["analyze", str(host), "-q", "--fix-script", str(folder)])
     assert res.exit_code == 0 and (folder / "fix.ksh").is_file() and (folder / "fix-hmc.sh").is_file()
+
+
+def test_a_report_an_earlier_run_wrote_in_the_input_folder_is_written_again(tmp_path: Path) -> None:
+    host = good(tmp_path).parent
+    args = ["analyze", str(tmp_path), "-q", "--json", str(tmp_path / "r.json"), "--html", str(tmp_path / "r.html"),
+            "--xlsx", str(tmp_path / "r.xlsx"), "--fix-script", str(tmp_path / "fix.ksh")]
+    for _ in range(2):  # "lparscope analyze . --html report.html", run again
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 0, res.output
+    (host / "notes.json").write_text('{"mine": true}\n')  # a file of the collection that is no report
+    res = CliRunner().invoke(app, ["analyze", str(tmp_path), "-q", "--json", str(host / "notes.json")])
+    assert res.exit_code == 2 and (host / "notes.json").read_text() == '{"mine": true}\n'

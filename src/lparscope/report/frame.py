@@ -332,6 +332,7 @@ def export_xlsx(report: dict[str, Any], path: str | Path) -> None:
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise RuntimeError("the XLSX export needs openpyxl: pip install 'openpyxl>=3.0'") from exc
     wb = Workbook()
+    wb.properties.creator = "lparscope"  # a later run may write over its own workbook (report/targets.py)
     wb.remove(wb.active)
     from .plan_xlsx import plan_sheets  # the plan leads the workbook
 

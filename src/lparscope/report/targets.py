@@ -3,6 +3,7 @@ file) and how each is written (beside its target, renamed into place)."""
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Optional
 
@@ -47,11 +48,28 @@ def overwrites_input(target: Path, paths: list[str]) -> str | None:
             root = Path(given).resolve()
             if where == root:
                 return f"it is the input {given}"
-            if root.is_dir() and where.is_relative_to(root) and where.exists():
+            if root.is_dir() and where.is_relative_to(root) and where.exists() and not _ours(where):
                 return f"it is a file of the input folder {given}"
     except (OSError, RuntimeError, ValueError):  # an unresolvable path: the writer says what is wrong with it
         return None
     return None
+
+
+def _ours(path: Path) -> bool:
+    """A report an earlier run wrote (JSON, HTML, fix script, workbook): a run over the folder it was
+    written in may write it again (``lparscope analyze . --html report.html`` twice)."""
+    try:
+        if not path.is_file():
+            return False
+        with open(path, "rb") as f:
+            head = f.read(4096)
+        if head.startswith(b"PK"):  # a workbook: its creator is in docProps/core.xml
+            with zipfile.ZipFile(path) as z:
+                return b"<dc:creator>lparscope</dc:creator>" in z.read("docProps/core.xml")[:4096]
+        return (b'"schema": "lparscope.' in head or b'name="generator" content="lparscope' in head
+                or b"# lparscope" in head[:300])
+    except (OSError, KeyError, ValueError, RuntimeError, zipfile.BadZipFile):
+        return False
 
 
 def check_targets(paths: list[str], targets: dict[str, Optional[Path]]) -> str | None:
