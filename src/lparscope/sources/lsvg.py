@@ -35,7 +35,7 @@ _HEADER_TEXT = r"^\s*LV NAME\s+TYPE\s+LPs\s+PPs\s+PVs\s+LV STATE\s+MOUNT POINT\s
 STARTS = re.compile(_HEADER_TEXT)
 
 _HEADER = re.compile(_HEADER_TEXT, re.I)
-_VG_LINE = re.compile(r"^\s*(?P<vg>[A-Za-z][\w.-]{0,14}):\s*$")  # AIX volume group names: at most 15 characters
+VG_LINE = re.compile(r"^\s*(?P<vg>[A-Za-z][\w.-]{0,14}):\s*$")  # AIX volume group names: at most 15 characters
 _ROW = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]{0,14})\s+(?P<type>\S+)\s+(?P<lps>\d+)\s+(?P<pps>\d+)\s+(?P<pvs>\d+)"
                   r"\s+(?P<state>[a-z]+/[a-z]+)(?:\s+(?P<mount>\S(?:.*\S)?))?\s*$")
 _VG_NAME = re.compile(r"[A-Za-z][\w.-]{0,14}")
@@ -89,7 +89,7 @@ def parse(text: str) -> Parsed:
         lineno, s = idx + 1, lines[idx].strip()
         if not s or is_bare_prompt(s):
             continue
-        m = _VG_LINE.match(s)
+        m = VG_LINE.match(s)
         if m:
             vg, vg_line = m.group("vg"), lineno
             continue

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 
 from .base import Parsed, command_matches, is_bare_prompt, output_head, preamble, to_int
-from .lsvg import command_vg
+from .lsvg import VG_LINE, command_vg
 
 KIND = "lsvg-p"
 TITLE = "lsvg -p / lsvg -pv (a volume group's disks), lsvg -P (their mirror pools)"
@@ -43,7 +43,6 @@ STARTS = re.compile(f"^(?:{_DISKS_HEADER}|{_POOLS_HEADER})")
 
 _DISKS = re.compile("^" + _DISKS_HEADER, re.I)
 _POOLS = re.compile("^" + _POOLS_HEADER, re.I)
-_VG_LINE = re.compile(r"^\s*(?P<vg>[A-Za-z][\w.-]{0,14}):\s*$")  # AIX volume group names: at most 15 characters
 _DISK_ROW = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]*)\s+(?P<state>[a-z]+)\s+(?P<total>\d+)\s+(?P<free>\d+)"
                        r"(?:\s+(?P<dist>\d+(?:\.\.\d+){4}))?\s*$")
 _POOL_ROW = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]*)(?:\s+(?P<pool>\S+))?\s*$")
@@ -94,7 +93,7 @@ def parse(text: str) -> Parsed:
         if _DISKS.match(s) or _POOLS.match(s):
             table = "disks" if _DISKS.match(s) else "pools"
             continue
-        m = _VG_LINE.match(s)
+        m = VG_LINE.match(s)
         if m:
             vg, vg_line, table = m.group("vg"), lineno, None
             continue
