@@ -295,7 +295,7 @@ def _remote_command(cmd: str) -> tuple[str, str | None, str | None] | None:
     if "@" in dest:
         user, dest = dest.split("@", 1)
     inner = _unquoted(" ".join(words[i + 1:]))
-    if not inner or not re.match(r"[A-Za-z0-9][\w.-]*$", dest):
+    if not inner or not _WORD_HOST_RE.match(dest):
         return None
     return _without_ioscli(inner), dest, user
 
