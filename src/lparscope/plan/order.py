@@ -16,9 +16,8 @@ from collections.abc import Iterable
 from ..model.change import MS
 from ..model.estate import Estate
 from ..model.frame import Frame
-from .merge import _num
 from .model import PlannedChange, Step
-from .sequence import sequence
+from .sequence import direction, sequence
 from ..rules.vios.redundancy import sole_clients
 
 
@@ -54,13 +53,6 @@ class _Steps:
 def _outage(checks: list[str]) -> str:
     """What a step's title adds when the data says it stops client partitions."""
     return " (stops client partitions: see the first check)" if checks and checks[0].startswith("CLIENT OUTAGE") else ""
-
-
-def _direction(c: PlannedChange) -> int:
-    t, cur = _num(c.change.target), _num(c.change.current)
-    if t is None or cur is None:
-        return 0
-    return (t > cur) - (t < cur)
 
 
 def order(changes: list[PlannedChange], estate: Estate,
@@ -103,13 +95,13 @@ def order(changes: list[PlannedChange], estate: Estate,
         dl = [c for c in cs if c.method == "dlpar"]
         # an AME factor lowered beside a memory addition comes after it (alone first, it would shrink the
         # partition's expanded memory in between)
-        adding_mem = {c.lpar for c in dl if c.change.attribute == "desired_mem" and _direction(c) > 0}
+        adding_mem = {c.lpar for c in dl if c.change.attribute == "desired_mem" and direction(c) > 0}
         later = [c for c in dl if c.change.attribute == "mem_expansion" and c.lpar in adding_mem]
         red = st.add("hmc", frame, f"DLPAR reductions{alone} (they free the capacity the additions use)",
-                     sequence([c for c in dl if _direction(c) < 0 and c not in later], fps), "none", False)
+                     sequence([c for c in dl if direction(c) < 0 and c not in later], fps), "none", False)
         add = st.add("hmc", frame, f"DLPAR additions{alone}",
-                     sequence([c for c in dl if _direction(c) > 0 or c in later], fps), "none", False, [red or 0])
-        st.add("hmc", frame, f"DLPAR settings{alone}", [c for c in dl if _direction(c) == 0], "none", False,
+                     sequence([c for c in dl if direction(c) > 0 or c in later], fps), "none", False, [red or 0])
+        st.add("hmc", frame, f"DLPAR settings{alone}", [c for c in dl if direction(c) == 0], "none", False,
                [red or 0, add or 0])
         by_lpar: dict[str, list[PlannedChange]] = {}
         for c in cs:

@@ -108,7 +108,8 @@ def sequence(cs: list[PlannedChange], fps: dict[str, tuple[Frame | None, FramePa
     return out
 
 
-def _direction(c: PlannedChange) -> int:
+def direction(c: PlannedChange) -> int:
+    """1 for an addition, -1 for a reduction, 0 when the values are not numbers or equal."""
     t, cur = _num(c.change.target), _num(c.change.current)
     return 0 if t is None or cur is None else (t > cur) - (t < cur)
 
@@ -125,7 +126,7 @@ def dlpar_path(cs: list[PlannedChange], fr: Frame | None, fp: FramePartition | N
         if _num(c.change.current) is not None:
             state[c.change.attribute] = _num(c.change.current)
     gen = generation_of(fr.model) if fr is not None else None
-    for group in ([c for c in dl if _direction(c) < 0], [c for c in dl if _direction(c) > 0]):
+    for group in ([c for c in dl if direction(c) < 0], [c for c in dl if direction(c) > 0]):
         if len(group) > MAX_TRIED:
             continue
         found = _valid_order(sorted(group, key=_usual), state, bool(fp.shared), gen)
