@@ -62,17 +62,21 @@ def check(changes: list[PlannedChange], estate: Estate, fps: dict[str, tuple[Fra
     for attrs in groups.values():
         _maxima(attrs, estate, fps, changes, new_change)
     _measured_vp_floor(changes, fps, estate)
+    waiting: dict[int, tuple[PlannedChange, str]] = {}  # a VP change moved to the profile with the EC one: its note
     for attrs in groups.values():
-        _vp_limits(attrs, estate, fps, changes, new_change)
+        moved = _vp_limits(attrs, estate, fps, changes, new_change)
+        if moved is not None:
+            waiting[id(attrs)] = moved
         _dlpar_or_profile(attrs, fps)
     pool_capacity(changes, fps, estate)
     memory_capacity(changes, fps)
     for attrs in groups.values():  # an EC addition the pool cannot take leaves the EC as it is: VPs again
-        ec, vp = attrs.get("desired_proc_units"), attrs.get("desired_procs")
+        ec = attrs.get("desired_proc_units")
         if ec is not None and ec.status == "infeasible":
-            if vp is not None and any(n.startswith(_WITH_PROFILE) for n in vp.notes):
+            if id(attrs) in waiting and waiting[id(attrs)][0] is attrs.get("desired_procs"):
+                vp, note = waiting[id(attrs)]
                 vp.change.method = "dlpar"  # it waited for that EC change's restart, which will not come
-                vp.notes = [n for n in vp.notes if not n.startswith(_WITH_PROFILE)]
+                vp.notes.remove(note)
             _vp_limits(attrs, estate, fps, changes, new_change)
     checks += _profiles_fit(changes, fps)
     return checks
@@ -137,14 +141,16 @@ def _maxima(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, changes:
 
 
 def _vp_limits(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, changes: list[PlannedChange],
-               new_change: NewChange) -> None:
+               new_change: NewChange) -> tuple[PlannedChange, str] | None:
+    """VPs within what the EC allows; returns the change _one_moment moved to the profile, with its note."""
     gen = _vp_range_fit(attrs, estate, fps, changes, new_change)
     any_c = _first(attrs)
     fr, fp = fps.get(any_c.id, (None, None))
     host = estate.hosts.get(any_c.host)
     if fp is None or fp.shared:
-        _one_moment(attrs.get("desired_proc_units"), attrs.get("desired_procs"), fp,
-                    host.partition if host is not None else None, gen)
+        return _one_moment(attrs.get("desired_proc_units"), attrs.get("desired_procs"), fp,
+                           host.partition if host is not None else None, gen)
+    return None
 
 
 def _vp_range_fit(attrs: dict[str, PlannedChange], estate: Estate, fps: dict, changes: list[PlannedChange],
@@ -211,33 +217,32 @@ def _dlpar_or_profile(attrs: dict[str, PlannedChange], fps: dict) -> None:
                            "other processor values and applied at the restart")
 
 
-_WITH_PROFILE = "goes with the profile change of"
-
-
 def _one_moment(ec_c: PlannedChange | None, vp_c: PlannedChange | None, fp: FramePartition | None, hp: Any,
-                gen: float | None) -> None:
+                gen: float | None) -> tuple[PlannedChange, str] | None:
     """An EC and a VP change of one partition applied at different moments (one by DLPAR now, the other
     with the profile at the restart): the DLPAR one must hold with the other's running value, else it
     goes with the profile too (the HMC refuses, e.g., 1 VP while the EC is still 4.0)."""
     if ec_c is None or vp_c is None or ec_c.status != "planned" or vp_c.status != "planned":
-        return
+        return None
     if ec_c.change.method == vp_c.change.method:
-        return  # applied in one step, in an order that holds (plan/sequence.py)
+        return None  # applied in one step, in an order that holds (plan/sequence.py)
     now, later = (ec_c, vp_c) if ec_c.change.method == "dlpar" else (vp_c, ec_c)
     run_ec = _num(fp.ec if fp is not None else getattr(hp, "entitled_capacity", None))
     run_vp = _num(fp.vps if fp is not None else getattr(hp, "online_vps", None))
     ec = _num(ec_c.change.target) if now is ec_c else run_ec
     vp = _num(vp_c.change.target) if now is vp_c else run_vp
     if ec is None or vp is None:
-        return
+        return None
     lo, hi = vp_range(ec, gen)
     if lo <= vp <= hi:
-        return
+        return None
     now.change.method = "profile"
     running = run_ec if later is ec_c else run_vp
-    now.notes.append(f"{_WITH_PROFILE} {later.change.attribute}: while it stays {running:g} until the "
-                     f"restart, {now.change.attribute} {_num(now.change.target):g} is outside what the HMC allows "
-                     f"(EC {ec:.2f} allows {lo}..{hi} VPs), so DLPAR would refuse it now")
+    note = (f"goes with the profile change of {later.change.attribute}: while it stays {running:g} until the "
+            f"restart, {now.change.attribute} {_num(now.change.target):g} is outside what the HMC allows "
+            f"(EC {ec:.2f} allows {lo}..{hi} VPs), so DLPAR would refuse it now")
+    now.notes.append(note)
+    return now, note
 
 
 def _host_generation(host: Any) -> tuple[float | None, str]:
