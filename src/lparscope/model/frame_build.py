@@ -28,16 +28,15 @@ def build_frames(estate: Estate) -> dict[str, Frame]:
     frames = Builder(estate).build()
     # partitions with no host of their own whose name is on several frames (vios1 on every frame):
     # their findings name the frame too, so that one host is not made of several partitions
-    unjoined: dict[str, list[FramePartition]] = {}
+    by_name: dict[str, list[tuple[str, FramePartition]]] = {}  # partition name -> (frame, partition), every frame
     for fr in frames.values():
         for p in fr.partitions.values():
-            if not p.host:
-                unjoined.setdefault(p.name, []).append(p)
-    for name, ps in unjoined.items():
-        frames_of = {id(p): fr.name for fr in frames.values() for p in fr.partitions.values() if p.name == name}
-        if len(set(frames_of.values())) > 1:
-            for p in ps:
-                p.twin_frame = frames_of[id(p)]
+            by_name.setdefault(p.name, []).append((fr.name, p))
+    for seen in by_name.values():
+        if len({frame for frame, _p in seen}) > 1:
+            for frame, p in seen:
+                if not p.host:
+                    p.twin_frame = frame
     for fr in frames.values():  # each joined host learns its frame's type-model (POWER generation)
         for p in fr.partitions.values():
             host = estate.hosts.get(p.host or "")
