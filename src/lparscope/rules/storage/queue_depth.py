@@ -11,6 +11,7 @@ from ...model.estate import Device, Evidence, Host
 from ..changes import attr_change, lsattr_root
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
+from ..wpar.kernel_queue_depth import kernel_readings
 
 
 def _is_vscsi_client_disk(dev: Device) -> bool:
@@ -98,7 +99,5 @@ def _kernel_differs(host: Host, disk: str, odm: str | None) -> list[Any]:
     queue_depth: the kernel does not use the configured value (the WPAR case of 004)."""
     if odm is None or not odm.isdigit():
         return []
-    names = {disk} | {getattr(w, "virtual_device", None) for w in host.wpar_devices if getattr(w, "device", None) == disk}
-    exported = any(getattr(w, "device", None) == disk for w in host.wpar_devices)
-    return [k for k in host.kernel_queue_depth if k.name in names and k.queue_depth != int(odm)
-            and (exported or k.name == disk)]
+    inside = [getattr(w, "virtual_device", None) for w in host.wpar_devices if getattr(w, "device", None) == disk]
+    return kernel_readings(host, disk, inside[0] if inside else None, int(odm))

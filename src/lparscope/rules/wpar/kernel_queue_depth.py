@@ -10,7 +10,7 @@ from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
 
-def _kernel_readings(host: Host, global_name: str | None, wpar_name: str | None, odm: int) -> list:
+def kernel_readings(host: Host, global_name: str | None, wpar_name: str | None, odm: int) -> list:
     """kdb readings that belong to the exported disk and differ from its ODM value.
 
     The kernel lists an exported disk under its WPAR name, which can equal the name of
@@ -48,7 +48,7 @@ def wpar_kernel_queue_depth(host: Host, cfg: Config) -> Iterator[Finding]:
         odm = dev.attr("queue_depth") if dev else None
         if odm is None or not odm.isdigit():
             continue
-        readings = _kernel_readings(host, gdev, vdev, int(odm))
+        readings = kernel_readings(host, gdev, vdev, int(odm))
         if not readings:
             continue
         kernel = ", ".join(f"{k.queue_depth} (kernel address {k.address})" for k in readings)
