@@ -60,8 +60,10 @@ def order(changes: list[PlannedChange], estate: Estate,
     planned = [c for c in changes if c.status == "planned"]
     st = _Steps(planned)
     vios_windows: dict[str, int] = {}  # VIOS (host or partition name) -> its last disruptive step
+    sole: dict[str, list[str]] | None = None  # VIOS -> the clients only it serves (made at the first VIOS step)
 
     def vios_gate(c: PlannedChange, name: str, stops: bool = True) -> tuple[list[int], list[str]]:
+        nonlocal sole
         fr = fps.get(c.id, (None, None))[0]
         partner = _partner(fr, c.lpar or name)
         if not c.change.vios:
@@ -69,7 +71,10 @@ def order(changes: list[PlannedChange], estate: Estate,
         checks = [f"failover check: every client of {name} has an Enabled path and its network through "
                   f"{partner or 'the partner VIOS'} (lspath on the clients; SEA failover state on {partner or 'the partner'})"]
         host = estate.hosts.get(c.host) if not c.change.on_hmc else estate.hosts.get(name)
-        alone = sole_clients(estate, host) if stops and host is not None and host.is_vios else []
+        alone: list[str] = []
+        if stops and host is not None and host.is_vios:
+            sole = sole_clients(estate) if sole is None else sole
+            alone = sole.get(host.name, [])
         if alone:  # the data says the check above fails: the step stops these clients
             checks.insert(0, f"CLIENT OUTAGE: {name} alone serves the storage of client partition(s) "
                              f"{', '.join(alone)} (VIOS-SINGLE-SERVER): this step stops them; shut them down in "

@@ -74,30 +74,34 @@ def _hmc_names(estate: Estate, vios: Host, ids: list[int], names: dict[int, str]
     return ms_name, second, client, str(ids[0]) if one else "<client id>"
 
 
-def sole_clients(estate: Estate, vios: Host) -> list[str]:
-    """The client partitions (named where the data names them, else by id) whose storage of a protocol
-    only ``vios`` serves, where another VIOS's lsmap output of that protocol and frame is in the data
-    (without it the partner may simply not have been collected): a reboot of ``vios`` stops them."""
+def sole_clients(estate: Estate) -> dict[str, list[str]]:
+    """Per VIOS, the client partitions (named where the data names them, else by id) whose storage of a
+    protocol only it serves, where another VIOS's lsmap output of that protocol and frame is in the data
+    (without it the partner may simply not have been collected): a reboot of that VIOS stops them. Made
+    once for the estate: each VIOS's mappings are read once, not once per VIOS asked about."""
     per = {h.name: served(h) for h in estate.vios}
-    mine = per.get(vios.name)
-    if not mine:
-        return []
-    out: dict[Any, str] = {}
-    for proto, clients in mine.items():
-        others = [(name, c) for name, by in per.items() if name != vios.name for c in by[proto]]
-        # the frames another VIOS's lsmap output of this protocol covers (its adapters, mapped or not)
-        frames_seen = {frame_of(m.physloc) for h in estate.vios if h.name != vios.name
-                       for m in (h.vscsi_mappings if proto == "vSCSI" else h.npiv_mappings)}
-        for c, maps in clients.items():
-            if not (None in frames_seen or c[0] is None or c[0] in frames_seen):
-                continue  # no other VIOS of this frame in the data for this protocol
-            if proto == "NPIV" and len(maps) > 1:
-                continue
-            if any(_same_frame(c, oc) and oc[1] == c[1] for _n, oc in others):
-                continue
-            label = client_names(estate, vios, [c], maps).get(c[1])
-            out[c] = f"{c[1]} ({label})" if label else str(c[1])
-    return sorted(set(out.values()))
+    frames_by: dict[str, dict[str, set[Any]]] = {  # VIOS -> protocol -> frames its lsmap output covers
+        h.name: {"vSCSI": {frame_of(m.physloc) for m in h.vscsi_mappings},
+                 "NPIV": {frame_of(m.physloc) for m in h.npiv_mappings}} for h in estate.vios}
+    out: dict[str, list[str]] = {}
+    for vios in estate.vios:
+        alone: set[str] = set()
+        for proto, clients in per[vios.name].items():
+            others = [c for name, by in per.items() if name != vios.name for c in by[proto]]
+            # the frames another VIOS's lsmap output of this protocol covers (its adapters, mapped or not)
+            frames_seen = {f for name, by in frames_by.items() if name != vios.name for f in by[proto]}
+            for c, maps in clients.items():
+                if not (None in frames_seen or c[0] is None or c[0] in frames_seen):
+                    continue  # no other VIOS of this frame in the data for this protocol
+                if proto == "NPIV" and len(maps) > 1:
+                    continue
+                if any(_same_frame(c, oc) and oc[1] == c[1] for oc in others):
+                    continue
+                label = client_names(estate, vios, [c], maps).get(c[1])
+                alone.add(f"{c[1]} ({label})" if label else str(c[1]))
+        if alone:
+            out[vios.name] = sorted(alone)
+    return out
 
 
 def client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[Any]) -> dict[int, str]:
