@@ -147,7 +147,10 @@ def looks_binary(data: bytes) -> bool:
         return True
     head = data[:BINARY_SAMPLE].rstrip(b"\x00")
     control = len(head) - len(head.translate(None, _CONTROL))
-    return control * 20 > len(head) or len(_NUL_RUN.findall(head)) > max(8, len(head) // 100)
+    if control * 20 > len(head):
+        return True
+    # (the regex scan costs ~50 µs on 8 KB even without a NUL: looked for only when there is one)
+    return b"\x00" in head and len(_NUL_RUN.findall(head)) > max(8, len(head) // 100)
 
 
 @dataclass

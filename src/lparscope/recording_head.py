@@ -26,6 +26,8 @@ _NMON_TAGS = (b"BBBP,", b"ZZZZ,T", b"CPU_ALL,", b"MEM,", b"LPAR,", b"BBBL,", b"B
 def _headless_nmon(head: bytes) -> bool:
     """nmon lines without the AAA header: the second half of a split recording, or a grep of one
     (its BBBP lines): nmon's own section tags begin the first lines, all of them nmon rows."""
+    if not b"A" <= head[:HEAD_BYTES].lstrip()[:1] <= b"Z":  # the first line with text is no nmon row (most files: told at once)
+        return False
     lines = [ln.rstrip(b"\r") for ln in head[:HEAD_BYTES].split(b"\n")[:-1] if ln.strip()][:8]
     return (len(lines) >= 3 and all(_NMON_ROW.match(ln) for ln in lines)
             and sum(ln.startswith(_NMON_TAGS) for ln in lines) >= 2)
