@@ -68,3 +68,52 @@ def test_bad_input_warns():
     r = netif.parse("garbage line\n")
     assert r.records == [] and r.warnings[0].line == 1
     assert netif.detect("nothing") == 0
+
+
+LINUX_OLD = """# ifconfig
+eth0      Link encap:Ethernet  HWaddr 0a:1b:2c:3d:4e:5f
+          inet addr:10.40.1.17  Bcast:10.40.1.255  Mask:255.255.255.0
+          inet6 addr: fe80::81b:2cff:fe3d:4e5f/64 Scope:Link
+          UP BROADCAST RUNNING MULTICAST  MTU:9000  Metric:1
+          RX packets:120 errors:0 dropped:0 overruns:0 frame:0
+          TX packets:99 errors:0 dropped:0 overruns:0 carrier:0
+          collisions:0 txqueuelen:1000
+          RX bytes:1200 (1.2 KB)  TX bytes:990 (990.0 B)
+          Interrupt:16 Memory:fb000000-fb020000
+
+lo        Link encap:Local Loopback
+          inet addr:127.0.0.1  Mask:255.0.0.0
+          UP LOOPBACK RUNNING  MTU:65536  Metric:1
+"""
+
+LINUX_NET_TOOLS_2 = """# ifconfig
+env2: flags=4163<UP,BROADCAST,RUNNING,MULTICAST>  mtu 1500
+        inet 10.40.2.9  netmask 255.255.255.0  broadcast 10.40.2.255
+        inet6 fe80::1  prefixlen 64  scopeid 0x20<link>
+        ether 0a:1b:2c:3d:4e:60  txqueuelen 1000  (Ethernet)
+        RX packets 2785  bytes 5742557 (5.4 MiB)
+        RX errors 0  dropped 0  overruns 0  frame 0
+        TX packets 3272  bytes 4278367 (4.0 MiB)
+        TX errors 0  dropped 0 overruns 0  carrier 0  collisions 0
+        device interrupt 20  memory 0xf7e00000-f7e20000
+"""
+
+
+def test_linux_ifconfig_older_form_gives_flags_mtu_and_addresses():
+    r = netif.parse(LINUX_OLD)
+    assert r.warnings == []
+    eth0, lo = r.records
+    assert (eth0.name, eth0.mtu, eth0.flags, eth0.line) == ("eth0", 9000, ["UP", "BROADCAST", "RUNNING", "MULTICAST"], 2)
+    assert eth0.inet == [("10.40.1.17", "255.255.255.0")] and eth0.inet6 == ["fe80::81b:2cff:fe3d:4e5f/64"]
+    assert eth0.lines == {"flags": 5, "inet": 3, "inet6": 4} and not eth0.largesend
+    assert (lo.name, lo.mtu, lo.inet) == ("lo", 65536, [("127.0.0.1", "255.0.0.0")])
+
+
+def test_linux_ifconfig_counter_lines_are_known_not_warned():
+    r = netif.parse(LINUX_NET_TOOLS_2)
+    assert r.warnings == []
+    (env2,) = r.records
+    assert (env2.mtu, env2.inet, env2.inet6) == (1500, [("10.40.2.9", "255.255.255.0")], ["fe80::1"])
+    # an unknown line under an interface is still said
+    r = netif.parse(LINUX_NET_TOOLS_2 + "        weird 1 2 3\n")
+    assert [w.line for w in r.warnings] == [11]

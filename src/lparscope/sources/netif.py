@@ -32,6 +32,18 @@ when the column is empty)::
 
 AIX ``ifconfig`` does not print the MTU, so ``mtu`` is ``None`` unless an ``mtu N`` token is
 shown. The hex netmask is given in dotted form. Both outputs may sit in the same text.
+
+Linux ``ifconfig`` (in the BBBP section of a Linux nmon recording, or pasted) is read in both of
+its forms: net-tools 2 (``eth0: flags=4163<UP,...>  mtu 1500`` / ``inet 10.1.2.3  netmask ...``)
+as AIX's, and the older one::
+
+    eth0      Link encap:Ethernet  HWaddr 6c:62:6d:38:33:a1
+              inet addr:192.168.11.108  Bcast:192.168.11.255  Mask:255.255.255.0
+              UP BROADCAST RUNNING MULTICAST  MTU:1500  Metric:1
+
+(``Interface(name="eth0", flags=["UP", "BROADCAST", "RUNNING", "MULTICAST"], mtu=1500,
+inet=[("192.168.11.108", "255.255.255.0")], ...)``). Their packet, error and byte counter lines
+are known and not kept.
 """
 
 from __future__ import annotations
@@ -60,10 +72,17 @@ STARTS = re.compile(
 
 _IF_RE = re.compile(r"^(?P<name>[A-Za-z][\w.]*\*?):\s+flags=(?P<hex>[0-9a-fA-F,x]+)<(?P<flags>[^>]*)>(?P<rest>.*)$")
 _INET_RE = re.compile(r"^\s*inet\s+(?P<addr>\d+\.\d+\.\d+\.\d+)(?:\s+netmask\s+(?P<mask>\S+))?")
-_INET6_RE = re.compile(r"^\s*inet6\s+(?P<addr>\S+)")
+_INET6_RE = re.compile(r"^\s*inet6\s+(?!addr:)(?P<addr>\S+)")
 _ISNO_RE = re.compile(r"\b(tcp_sendspace|tcp_recvspace|rfc1323|tcp_nodelay|tcp_mssdflt)\s+(-?\d+)")
 _HEADER_RE = re.compile(r"^\s*Name\s+Mtu\s+Network\s+Address\s+Ipkts\s+Ierrs\s+Opkts\s+Oerrs(?:\s+Coll)?\s*$", re.I)
 _ROW_RE = re.compile(r"^(?P<name>[A-Za-z][\w.]*\*?)\s+(?P<mtu>\d+)\s+(?P<rest>.*)$")  # on stripped lines
+# Linux: the older ifconfig form (net-tools before 2.0), and the counter lines of both forms
+_LINUX_IF_RE = re.compile(r"^(?P<name>[A-Za-z][\w.:@-]*)\s+Link encap:")
+_LINUX_FLAGS_RE = re.compile(r"^\s*(?P<flags>(?:[A-Z]+\s+)*)MTU:(?P<mtu>\d+)\s+Metric:\d+\s*$")
+_LINUX_INET_RE = re.compile(r"^\s*inet addr:(?P<addr>\d+\.\d+\.\d+\.\d+)(?:\s+(?:P-t-P|Bcast):\S+)*(?:\s+Mask:(?P<mask>\S+))?")
+_LINUX_INET6_RE = re.compile(r"^\s*inet6 addr:\s*(?P<addr>\S+)")
+_LINUX_KNOWN_RE = re.compile(r"^\s*(?:(?:RX|TX)\s+(?:packets|errors|bytes|dropped)|collisions:|Interrupt:|Memory:|"
+                             r"loop\s|unspec\s|infiniband\s|device\s+(?:interrupt|memory)\b)")
 
 
 @dataclass
@@ -174,6 +193,12 @@ def parse(text: str) -> Parsed:
             out.records.append(cur)
             in_table = False
             continue
+        m = _LINUX_IF_RE.match(line)
+        if m:
+            cur = Interface(m.group("name"), [], None, line=lineno, lines={"flags": lineno})
+            out.records.append(cur)
+            in_table = False
+            continue
         if _HEADER_RE.match(line):
             in_table, cur = True, None
             continue
@@ -214,7 +239,31 @@ def parse(text: str) -> Parsed:
                     cur.isno[key] = n
                     cur.lines[key] = lineno
                 continue
-            if re.match(r"^\s*(ether|lladdr|media|status|nd6|options)\b", line):
+            if re.match(r"^\s*(ether|lladdr|media|status|nd6|options)\b", line) or _LINUX_KNOWN_RE.match(line):
+                continue
+            if _linux_line(cur, line, lineno):
                 continue
         out.warn(lineno, f"unrecognised interface line: {line.strip()[:60]!r}")
     return out
+
+
+def _linux_line(cur: Interface, line: str, lineno: int) -> bool:
+    """A line of the older Linux ifconfig form under ``cur`` (its flags and MTU, addresses), read into it."""
+    m = _LINUX_FLAGS_RE.match(line)
+    if m:
+        cur.flags = m.group("flags").split()
+        cur.mtu = int(m.group("mtu"))
+        cur.largesend = "LARGESEND" in cur.flags
+        cur.lines["flags"] = lineno
+        return True
+    m = _LINUX_INET_RE.match(line)
+    if m:
+        cur.inet.append((m.group("addr"), _dotted(m.group("mask"))))
+        cur.lines.setdefault("inet", lineno)
+        return True
+    m = _LINUX_INET6_RE.match(line)
+    if m:
+        cur.inet6.append(m.group("addr"))
+        cur.lines.setdefault("inet6", lineno)
+        return True
+    return False
