@@ -78,3 +78,20 @@ def test_an_interval_lparstat_header_gives_a_host_without_lparstat_i_its_partiti
         "Shared-SMT-8", "Uncapped", 0.5, 3484, None)
     assert p.source == "lparstat header (Linux)" and p.evidence["entitled_capacity"].line == 4
     assert h.role == "linux"
+
+
+def test_a_linux_nmon_recording_makes_a_linux_host_with_its_bbbp_ifconfig_read(tmp_path):
+    lines = (Path(__file__).parents[1] / "fixtures" / "nmon" / "linux_small.nmon").read_text().splitlines()
+    at = next(k for k, ln in enumerate(lines) if ln.startswith("BBBP,002,")) + 1
+    ifconfig = ['BBBP,003,ifconfig', 'BBBP,004,ifconfig,"eth0      Link encap:Ethernet  HWaddr 0a:1b:2c:3d:4e:5f  "',
+                'BBBP,005,ifconfig,"          inet addr:10.40.1.17  Bcast:10.40.1.255  Mask:255.255.255.0"',
+                'BBBP,006,ifconfig,"          UP BROADCAST RUNNING MULTICAST  MTU:9000  Metric:1"',
+                'BBBP,007,ifconfig,"          RX packets:120 errors:0 dropped:0 overruns:0 frame:0"']
+    (tmp_path / "lnx01_230818_1024.nmon").write_text("\n".join(lines[:at] + ifconfig + lines[at:]) + "\n")
+    result = analyze([str(tmp_path)])
+    h = result.estate.hosts["lnx01"]
+    assert h.role == "linux" and "AAA,OS" in h.role_reasons[0]
+    (eth0,) = [s.record for s in h.of_kind("netif", "Interface")]
+    assert (eth0.name, eth0.mtu, eth0.inet) == ("eth0", 9000, [("10.40.1.17", "255.255.255.0")])
+    (status,) = result.estate.inputs
+    assert not [m for _, m in status.warnings if "ifconfig" in m]

@@ -325,10 +325,13 @@ def _role(host: Host) -> None:
         reasons.append("serves virtual adapters (SEA / vhost / vfchost)")
     linux = any(getattr(s.record, "platform", "") == "linux" for s in host.records.get("lparstat", []))
     linux = linux or (host.partition is not None and host.partition.source.endswith("(Linux)"))
+    # nmon for Linux names its system in the header (AAA,OS,Linux,<kernel>,...)
+    nmon_linux = any(str(rec.header.get("OS", "")).lower().startswith("linux") for rec, _, _ in host.nmon_parts)
     if reasons:
         host.role, host.role_reasons = "vios", reasons
-    elif linux and "oslevel" not in host.levels and not host.devices:  # powerpc-utils' lparstat: a Linux partition
-        host.role, host.role_reasons = "linux", ["lparstat of powerpc-utils (Linux on Power)"]
+    elif (linux or nmon_linux) and "oslevel" not in host.levels and not host.devices:  # a Linux partition
+        host.role, host.role_reasons = "linux", (["lparstat of powerpc-utils (Linux on Power)"] if linux else
+                                                 ["nmon recording of Linux (its AAA,OS header line)"])
     elif host.partition is not None or "oslevel" in host.levels or host.devices:
         host.role = "aix"
 
