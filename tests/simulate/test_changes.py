@@ -52,3 +52,18 @@ def test_apply_copies_and_changes_only_the_named_partition() -> None:
     p = new.partitions[0]
     assert (p.ec, p.uncapped, p.weight) == (1.5, True, 128.0)
     assert len(used) == 3 and any("weight 0" in n for n in notes) and any("desired_mem" in n for n in notes)
+
+
+def test_a_capped_partition_made_uncapped_takes_the_weight_set_beside_it_in_any_order() -> None:
+    from lparscope.simulate.changes import Change
+
+    s = FrameSettings(8.0, [PartitionSettings("vios2", 1, 2, False, 0), PartitionSettings("aix2", 2, 2, False, 0)])
+    mode_first = [Change("vios2", "sharing_mode", "uncap", "plan"), Change("vios2", "uncap_weight", "255", "plan")]
+    for changes in (mode_first, mode_first[::-1]):
+        new, _, notes = apply(s, changes)
+        assert (new.partitions[0].uncapped, new.partitions[0].weight) == (True, 255.0)
+        assert not [n for n in notes if "weight 0" in n]
+    # made uncapped with no weight given: replayed with the HMC default, and said so
+    new, _, notes = apply(s, [Change("aix2", "sharing_mode", "uncap", "plan")])
+    assert new.partitions[1].weight == 128.0 and notes == [
+        "aix2: uncapped with weight 0 gets no spare capacity; replayed with weight 128 (the HMC default)"]
