@@ -38,23 +38,13 @@ def warned_tail(lines: list[str], lo: int, hi: int, prompt: Prompt, starts: Any,
     if start is None:
         return None
     read = [lo + r.line - 1 for r in parsed.records if isinstance(getattr(r, "line", None), int) and r.line > 0]
-    best: tuple[int, int] | None = None
-    for j in range(max(lo + 2, start - 3), start + 1):
-        if not lines[j].strip() or any(n >= j for n in read):
-            continue
-        tail = "\n".join(lines[j:hi])
-        tail_kind, _ = classify(tail, None, registry, memo)
-        if tail_kind is None:
-            continue
-        try:
-            warned = len(registry[kind].parse("\n".join(lines[lo:j])).warnings) + len(registry[tail_kind].parse(tail).warnings)
-        except Exception:
-            continue
-        if warned < len(parsed.warnings) and (best is None or warned < best[0]):
-            best = (warned, j)
-    if best is not None:
-        memo.pop(("parsed", kind, whole), None)
-    return best[1] if best is not None else None
+    cuts = [j for j in range(max(lo + 2, start - 3), start + 1) if lines[j].strip() and not any(n >= j for n in read)]
+    best = _fewest_warnings(lines, cuts, hi, registry, memo, classify,
+                            lambda j: len(registry[kind].parse("\n".join(lines[lo:j])).warnings))
+    if best is None or best[0] >= len(parsed.warnings):
+        return None
+    memo.pop(("parsed", kind, whole), None)
+    return best[1]
 
 
 def late_start(lines: list[str], lo: int, hi: int, starts: Any, registry: dict[str, ModuleType],
@@ -66,18 +56,27 @@ def late_start(lines: list[str], lo: int, hi: int, starts: Any, registry: dict[s
     first = next((i for i in range(lo + 1, hi) if lines[i].strip() and starts.kind(lines[i].strip())), None)
     if first is None:
         return None
+    cuts = [j for j in range(max(lo + 1, first - 3), first + 1)
+            if lines[j].strip() and any(ln.strip() for ln in lines[lo:j])]
+    best = _fewest_warnings(lines, cuts, hi, registry, memo, classify, lambda j: 0)
+    return best[1] if best is not None else None
+
+
+def _fewest_warnings(lines: list[str], cuts: list[int], hi: int, registry: dict[str, ModuleType],
+                     memo: dict[Any, Any], classify: Classify, above: Callable[[int], int]) -> tuple[int, int] | None:
+    """Of the candidate cuts, the one where the output from there to ``hi`` (of the kind the splitter
+    gives it) plus the text above (``above(cut)``: its warnings) warn least, the earliest of equals,
+    as (warnings, cut); None when no candidate's tail is an output."""
     best: tuple[int, int] | None = None
-    for j in range(max(lo + 1, first - 3), first + 1):
-        if not lines[j].strip() or not any(ln.strip() for ln in lines[lo:j]):
+    for j in cuts:
+        tail = "\n".join(lines[j:hi])
+        tail_kind, _ = classify(tail, None, registry, memo)
+        if tail_kind is None:
             continue
-        text = "\n".join(lines[j:hi])
-        kind, _ = classify(text, None, registry, memo)
-        if kind is None:
-            continue
-        try:
-            warned = len(registry[kind].parse(text).warnings)
-        except Exception:  # a parser's failure is reported where the piece is parsed
+        try:  # a parser's failure is reported where the piece is parsed
+            warned = above(j) + len(registry[tail_kind].parse(tail).warnings)
+        except Exception:
             continue
         if best is None or warned < best[0]:
             best = (warned, j)
-    return best[1] if best is not None else None
+    return best
