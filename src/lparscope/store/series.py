@@ -10,7 +10,8 @@ written in one go and compacted (fleet.compact) to one file per host and month, 
 scan of a year pays for (Spark above all pays per file).
 
 Each file holds one row per snapshot with the columns of ``METRICS`` (float64, NaN when the
-recording lacks the value) and ``time`` (timestamp, as recorded: nmon times carry no zone, see
+recording lacks the value; ``physc`` also where it is a value the partition cannot use, as
+``model.nmon_physc`` tells it for sizing and the rules) and ``time`` (timestamp, as recorded: nmon times carry no zone, see
 nmon/model.py). The partition columns live in the folder names, not in the files.
 Every nmon table is still available in full through ``lparscope nmon export``.
 """
@@ -69,6 +70,10 @@ def recording_frame(rec: Any) -> str:
 
 def _values(table: Any, column: str) -> np.ndarray | None:
     try:
+        if column == "PhysicalCPU":  # as sizing and the rules read it: a physc the partition cannot use is no sample
+            from ..model.nmon_physc import lpar_physc
+
+            return lpar_physc(table)
         return np.asarray(table.column(column), dtype=float)
     except (KeyError, ValueError, TypeError):
         return None
