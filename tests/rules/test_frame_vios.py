@@ -108,6 +108,9 @@ def test_failover_capacity():
     fr.vios_pairs = [("vios1", "vios2")]
     [f] = run(frame_vios_failover, estate(fr))
     assert "together 2.60" in f.message and "75%" in f.message
+    # what failover means, said as the load the other VIOS must then carry
+    assert "with vios2 down, vios1 must carry 2.60 and can reach 2.00 (130% of it)" in f.message
+    assert "vios1 already runs at 75% of what it can reach (Table 3-10: at most 50%)" in f.message
     v1.use, v2.use = use(0.3, 0.5), use(0.2, 0.4)
     assert not run(frame_vios_failover, estate(fr))
 

@@ -104,13 +104,29 @@ def frame_vios_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 fix_notes=["# or move clients' traffic so that each VIOS stays at or below half of its capacity"],
                 form="hmc")
             yield finding(frame_vios_failover, small.label, f"pair {a.name}/{b.name}",
-                          f"{fr.name}: {a.name} peaks at {sa.measured_peak:.2f} and {b.name} at {sb.measured_peak:.2f} "
-                          f"processor units ({sa.measured_from}); together {chk.combined_peak:.2f}, while {a.name} can reach "
-                          f"{sa.capacity} and {b.name} {sb.capacity}"
-                          + (f"; the busier runs at {100 * chk.busiest_share:.0f}% of its capacity" if chk.busiest_share else "") + ".",
+                          _failover_message(fr.name, (a.name, sa), (b.name, sb), chk.combined_peak, chk.one_can_carry,
+                                            chk.busiest_share if busy else None),
                           evidence=[*a.ev("vps", "ec"), *b.ev("vps", "ec")], fix=fix, rollback=undo, disruption=["dlpar"],
                           values={"current": f"{chk.combined_peak:.2f} vs {sa.capacity}/{sb.capacity}",
                                   "suggested": f">= {need} VP on each"},
                           facts={(a.label, "measured_peak_units"): round(sa.measured_peak, 2),
                                  (b.label, "measured_peak_units"): round(sb.measured_peak, 2),
                                  (a.label, "capacity_units"): sa.capacity, (b.label, "capacity_units"): sb.capacity})
+
+
+def _failover_message(frame: str, a: tuple[str, Any], b: tuple[str, Any], combined: float, one_can_carry: bool,
+                      busy_share: float | None) -> str:
+    """What the pair measured, and what it means: the load one VIOS must carry when the other is
+    down, against what it can reach; and the busier VIOS's share of its capacity when above half."""
+    (na, sa), (nb, sb) = a, b
+    text = (f"{frame}: {na} peaks at {sa.measured_peak:.2f} and {nb} at {sb.measured_peak:.2f} processor units "
+            f"({sa.measured_from}), together {combined:.2f}")
+    if not one_can_carry:
+        (nl, sl), (nu, _) = (a, b) if (sa.capacity or 0) <= (sb.capacity or 0) else (b, a)
+        text += (f"; with {nu} down, {nl} must carry {combined:.2f} and can reach {sl.capacity:.2f}"
+                 + (f" ({100 * combined / sl.capacity:.0f}% of it)" if sl.capacity else ""))
+    if busy_share is not None:
+        shares = {n: x.measured_peak / x.capacity for n, x in (a, b) if x.capacity}
+        busier = max(shares, key=shares.__getitem__)
+        text += f"; {busier} already runs at {100 * busy_share:.0f}% of what it can reach (Table 3-10: at most 50%)"
+    return text + "."
