@@ -124,6 +124,11 @@ def test_iops_ceiling():
     _io(h, "hdisk0", 1, 280.0, 200.0, 10.0, 80.0, 10.0)  # ceiling 3 / 10 ms = 300: 93%
     (f,) = run_rule(storage_lun_iops.iops_ceiling, h)
     assert "280 tps against a ceiling of 300" in f.message and f.fix.root[0] == "chdev -l hdisk0 -a queue_depth=6 -P"
+    assert "in force" not in f.message
+    # a rate above the ceiling cannot pass a queue of that depth: the reading is said to be doubtful
+    _io(h, "hdisk0", 2, 580.0, 400.0, 10.0, 180.0, 10.0)
+    (f,) = run_rule(storage_lun_iops.iops_ceiling, h)
+    assert "= 193%: more than queue_depth 3 lets through" in f.message and "check it before changing it" in f.message
     h.devices["hdisk0"].attrs["queue_depth"] = Setting("32", ev())
     assert run_rule(storage_lun_iops.iops_ceiling, h) == []
 

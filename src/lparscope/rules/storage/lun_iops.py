@@ -59,7 +59,10 @@ def iops_ceiling(host: Host, cfg: Config) -> Iterator[Finding]:
             "# within the storage vendor's maximum per LUN; or spread the data over more LUNs"])
         yield finding(iops_ceiling, host, disk,
                       f"{disk} on {host.name}: {s.record.tps:.0f} tps against a ceiling of {ceiling:.0f} "
-                      f"(queue_depth {qd} / {svc:.2f} ms average service) = {ratio:.0%}.",
+                      f"(queue_depth {qd} / {svc:.2f} ms average service) = {ratio:.0%}"
+                      + (f": more than queue_depth {qd} lets through at that service time, so the queue depth in force "
+                         f"is not the {qd} read (an ODM value changed with -P and not active yet?) or the outputs are "
+                         "from different times; check it before changing it" if ratio > 1.05 else "") + ".",
                       evidence=[s.ev("tps"), s.ev("read_avgserv"), s.ev("write_avgserv"), *dev.attr_ev("queue_depth")],
                       fix=fix, rollback=undo, disruption=["reboot"],
                       values={"current": f"queue_depth {qd}, ceiling {ceiling:.0f} IOPS", "suggested": f"queue_depth {more}"})
