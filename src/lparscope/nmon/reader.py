@@ -40,6 +40,7 @@ import time
 from functools import cache
 
 from . import native
+from .linux_lpar import add_aix_names
 from .model import NmonRecording
 from ..recording_head import is_njmon
 from .njmon import read_njmon
@@ -110,4 +111,5 @@ def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None,
         read_pure(r, src, first, has_cr, chunks)
     apply_tail_rows(r)
     r.finish()
+    add_aix_names(r.rec)
     return r.rec
