@@ -36,3 +36,13 @@ def test_a_linux_partition_is_sized_from_its_lpar_section_alone(tmp_path: Path) 
     assert host.role == "linux" and host.partition is None
     (sized,) = [f for f in result.findings if f.rule.id == "CPU-SIZING-MEASURED"]
     assert "now EC 0.5, 4 VP" in sized.message and "average physc 1.83" in sized.message
+
+
+def test_two_consecutive_linux_recordings_are_joined_and_still_a_linux_host(tmp_path: Path) -> None:
+    text = FIX.read_text()
+    (tmp_path / "lnx01_230818_1024.nmon").write_text(text)
+    (tmp_path / "lnx01_230818_1124.nmon").write_text(text.replace(",10:2", ",11:2"))
+    result = analyze([str(tmp_path)])
+    assert not [s for s in result.estate.inputs if s.internal]
+    host = result.estate.hosts["lnx01"]
+    assert host.role == "linux" and len(host.cpu.samples) == 6

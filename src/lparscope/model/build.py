@@ -326,7 +326,8 @@ def _role(host: Host) -> None:
     linux = any(getattr(s.record, "platform", "") == "linux" for s in host.records.get("lparstat", []))
     linux = linux or (host.partition is not None and host.partition.source.endswith("(Linux)"))
     # nmon for Linux names its system in the header (AAA,OS,Linux,<kernel>,...)
-    nmon_linux = any(str(rec.header.get("OS", "")).lower().startswith("linux") for rec, _, _ in host.nmon_parts)
+    recordings = [host.nmon, *(rec for rec, _, _ in host.nmon_parts)]  # (parts joined: their recordings are let go)
+    nmon_linux = any(str((getattr(rec, "header", None) or {}).get("OS", "")).lower().startswith("linux") for rec in recordings)
     if reasons:
         host.role, host.role_reasons = "vios", reasons
     elif (linux or nmon_linux) and "oslevel" not in host.levels and not host.devices:  # a Linux partition
