@@ -142,7 +142,7 @@ def apply(settings: FrameSettings, changes: list[Change]) -> tuple[FrameSettings
     by_name = {p.name.lower(): p for p in new.partitions}
     used: list[Change] = []
     notes: list[str] = []
-    made_uncapped: list[PartitionSettings] = []
+    made_uncapped: dict[str, PartitionSettings] = {}  # by name: a partition named twice is noted once
     for c in changes:
         t = c.target.lower()
         if t.startswith("pool") and t[4:].isdigit():
@@ -169,13 +169,13 @@ def apply(settings: FrameSettings, changes: list[Change]) -> tuple[FrameSettings
         elif c.attr == "sharing_mode":
             p.uncapped = c.value == "uncap"
             if p.uncapped:
-                made_uncapped.append(p)
+                made_uncapped[p.name] = p
         elif c.attr == "shared_proc_pool_id":
             p.pool = int(float(c.value))
         else:
             notes.append(f"{p.name}: {c.attr}={c.value} does not change the processor replay")
     # Once every change is in (a weight set beside the mode counts, whatever their order):
-    for p in made_uncapped:
+    for p in made_uncapped.values():
         if p.uncapped and p.weight <= 0:
             p.weight = 128.0
             notes.append(f"{p.name}: uncapped with weight 0 gets no spare capacity; replayed with weight 128 (the HMC default)")
