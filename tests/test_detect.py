@@ -164,6 +164,25 @@ def test_a_note_above_an_output_does_not_hide_it():
     assert segs[0].reason == "no supported command output recognised"
 
 
+def test_a_comment_above_a_command_in_notes_goes_with_no_output():
+    # an administrator's notes: a comment says what the next command shows; it must not be read as
+    # the last line of the output above it (a warning there), nor make a piece of its own
+    text = ("lspv\n"
+            "hdisk0          00c8d7e4a1b2c3d4                    rootvg          active\n"
+            "\n"
+            "# 顯示PVID (shows each disk's volume identifier)\n"
+            "# second line of the note\n"
+            "lsps -a\n"
+            "Page Space      Physical Volume   Volume Group    Size %Used   Active    Auto    Type   Chksum\n"
+            "hd6             hdisk0            rootvg        4096MB    12     yes     yes      lv       0\n")
+    segs = split_and_classify(text)
+    assert [(s.start, s.kind) for s in segs] == [(1, "lspv"), (6, "lsps")]
+    from lparscope.sources import lspv
+
+    assert lspv.parse(segs[0].text).warnings == []
+    assert "#" not in segs[0].text and segs[1].start == 6  # emptied, not removed: line numbers stay the file's
+
+
 def test_monitoring_agent_sections_are_outputs_of_their_own():
     text = ("<<<check_mk>>>\nVersion: 2.2.0p7\nAgentOS: aix\nHostname: lpar31\n"
             "<<<aix_diskiod>>>\nhdisk0 0.9 237.0 9.1 1337054478 1628926522\n"

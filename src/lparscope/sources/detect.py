@@ -23,7 +23,7 @@ from typing import Any
 from . import parsers
 from .base import SNAP_RULE, Prompt, is_snap_rule, snap_header, split_lines, strip_ansi
 from .dsh import host_spans
-from .prompt_scan import prompt_lines
+from .prompt_scan import prompt_lines, without_notes_above
 from .detect_tails import late_start, warned_tail
 
 MIN_SCORE = 30  # below this a piece is reported as unrecognised
@@ -299,6 +299,7 @@ def _segments(lines: list[str], registry: dict[str, ModuleType]) -> list[Segment
     memo: dict[Any, Any] = {}  # detections and parses of the same text, made once for this file
     pieces: list[tuple[int, int, Prompt | None]] = []
     cuts = _cut_prompts(lines)
+    lines = without_notes_above(lines, [i for i, p in cuts if p is not None])
     for n, (lo, prompt) in enumerate(cuts):
         hi = cuts[n + 1][0] if n + 1 < len(cuts) else len(lines)
         body_lo = lo + 1 if prompt else lo

@@ -45,3 +45,23 @@ def prompt_lines(lines: list[str]) -> list[tuple[int, Prompt]]:
             if p is not None:
                 found.append((index, p))
     return found
+
+
+_COMMENT = re.compile(r"^\s*#")
+
+
+def without_notes_above(lines: list[str], prompts: list[int]) -> list[str]:
+    """The lines with the comments written right above a prompt line (``prompts``: their indexes)
+    emptied: ``# show the disk's size`` over ``bootinfo -s hdisk2`` in an administrator's notes tells
+    what the next command does and belongs to no output, least of all to the one above it. Emptied,
+    not removed: line numbers stay the file's. A comment that is itself a prompt is never emptied."""
+    out = lines
+    cuts = set(prompts)
+    for i in prompts:
+        j = i - 1
+        while j >= 0 and j not in cuts and _COMMENT.match(lines[j]):
+            if out is lines:
+                out = list(lines)
+            out[j] = ""
+            j -= 1
+    return out
