@@ -204,10 +204,11 @@ def test_sessions_with_vios_cluster_commands_and_sudo_are_cut_at_each_prompt():
     assert segs[1].reason == "command 'cluster' is not a supported input kind"
 
 
-def test_lparcfg_is_not_read_as_tunables():
+def test_lparcfg_is_read_as_lparcfg_not_as_tunables():
     text = ("# cat /proc/ppc64/lparcfg\nlparcfg 1.9\nserial_number=IBM,0221A7CDW\nsystem_type=IBM,9009-42A\n"
             "partition_id=7\npartition_entitled_capacity=150\nshared_processor_mode=1\n")
-    assert [s.kind for s in split_and_classify(text)] == [None]
+    assert [s.kind for s in split_and_classify(text)] == ["lparcfg"]
+    assert [s.kind for s in split_and_classify(text.split("\n", 1)[1])] == ["lparcfg"]
 
 
 def test_an_output_pasted_without_prompt_under_a_prompted_one_is_cut_where_the_first_stops_reading():
