@@ -100,7 +100,7 @@ def _differences(host: Host, before: Partition, now: Partition, lines: dict[str,
     return out
 
 
-def partition_from_header(cfg: Any, ev: Evidence) -> Partition | None:
+def partition_from_header(cfg: Any, ev: Evidence, command: str = "lparstat") -> Partition | None:
     """The partition settings lparstat's header line gives (type, mode, EC, memory, pool size), for a host
     without lparstat -i (a Linux partition's powerpc-utils lparstat has no -i of the same form).
     lparstat -i, read later, replaces it."""
@@ -116,7 +116,7 @@ def partition_from_header(cfg: Any, ev: Evidence) -> Partition | None:
                   online_memory_mb=cfg.tmem_mb if ame and cfg.tmem_mb else cfg.mem_mb,
                   memory_mode="Dedicated-Expanded" if ame else None,
                   pool_cores=int(cfg.psize) if cfg.psize and float(cfg.psize).is_integer() else None,
-                  source="lparstat header" + (" (Linux)" if getattr(cfg, "platform", "aix") == "linux" else ""))
+                  source=f"{command} header" + (" (Linux)" if getattr(cfg, "platform", "aix") == "linux" else ""))
     for name in ("type", "mode", "entitled_capacity", "online_memory_mb", "pool_cores"):
         if getattr(p, name) is not None:
             p.evidence[name] = ev
