@@ -109,3 +109,11 @@ def test_lparstat_i_read_first_keeps_its_values_and_lparcfg_fills_the_rest(tmp_p
     p = analyze([str(tmp_path)]).estate.hosts["lnx9"].partition
     assert p.source == "lparstat -i" and p.entitled_capacity == 0.8 and p.name == "LNX9"
     assert p.online_vps == 6 and p.evidence["online_vps"].line == 7 + 49
+
+
+def test_a_copy_in_a_proc_folder_does_not_name_a_host_ppc64(tmp_path):
+    folder = tmp_path / "lnx7" / "proc" / "ppc64"
+    folder.mkdir(parents=True)
+    shutil.copy(FIX / "lparcfg" / "sles12_dedicated_donating.txt", folder / "lparcfg")
+    a = analyze([str(tmp_path)])
+    assert [i.kind for i in a.estate.inputs] == ["lparcfg"] and "ppc64" not in a.estate.hosts

@@ -64,6 +64,11 @@ def test_damaged_rows_are_warned_with_their_line_and_never_raise():
 def test_other_sar_reports_are_not_read_as_processor_use():
     assert sar.detect("# sar -d 5 2\n\nAIX aix1 3 7 00C8E4F14C00    11/20/26\n") == 5
     assert [s.kind for s in split_and_classify("# sar -q 5 1\nrunq-sz %runocc\n1.0 100\n")] == [None]
+    linux = ("# sar -P ALL 1 1\nLinux 5.14.0-362.el9.ppc64le (lnx1)  11/20/2026  _ppc64le_  (8 CPU)\n\n"
+             "10:00:01 AM     CPU     %user     %nice   %system   %iowait    %steal     %idle\n"
+             "10:00:02 AM     all      2.00      0.00      1.00      0.00      0.00     97.00\n")
+    (seg,) = split_and_classify(linux)
+    assert seg.kind is None and "Linux sysstat" in seg.reason
 
 
 def test_the_partition_rows_are_the_host_series_and_feed_the_cpu_rules(tmp_path):

@@ -82,7 +82,8 @@ class NameHint:
 # command's name): a file right inside one is not filed under a host of that name
 _GENERIC_FOLDERS = frozenset(
     """files file tmp temp data output outputs out logs log collect collection collected inputs input
-    samples sample test tests fixtures examples downloads desktop shared corpus other misc text txt""".split())
+    samples sample test tests fixtures examples downloads desktop shared corpus other misc text txt
+    proc ppc64 powerpc""".split())  # a copy of /proc/ppc64/lparcfg (sosreport) sits in proc/ppc64/
 
 
 def names_a_host(folder: str) -> bool:

@@ -52,7 +52,7 @@ from .prtconf import SystemConfig
 
 KIND = "lparcfg"
 TITLE = "/proc/ppc64/lparcfg"
-COMMANDS = [r"^(?:cat|more|less|pg)\s+(?:\S*/)?proc/(?:ppc64|powerpc)/lparcfg\b", r"^lparcfg$"]
+COMMANDS = [r"^(?:cat|more|less|pg)\s+(?:\S*/)?proc/(?:ppc64|powerpc)/lparcfg\b"]
 STARTS = re.compile(r"^\s*lparcfg\s+\d+\.\d+\s*$")
 
 _PAIR = re.compile(r"^\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*?)\s*$")

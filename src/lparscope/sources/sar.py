@@ -34,7 +34,8 @@ which sar does for a shared partition only), and one :class:`SarRow` per row::
 A row without a ``cpu`` column (``sar -u``) is the partition's (``cpu`` None). A row's time is the
 one printed on it or, for the other rows of an interval, the one above it; ``elapsed_s`` counts from
 the first interval (past midnight the day turns). ``-`` values are None. Other ``sar`` reports
-(``-d``, ``-q``, ``-r`` ...) are not read. ``Parsed.hostname`` is the host the AIX line names.
+(``-d``, ``-q``, ``-r`` ...) and Linux sysstat's ``sar`` are not read. ``Parsed.hostname`` is the host
+the AIX line names.
 """
 
 from __future__ import annotations
@@ -96,6 +97,17 @@ def detect(text: str) -> int:
     if header:
         return 90 if aix else 70
     return 20 if aix else 0
+
+
+_SYSSTAT = re.compile(r"^\s*Linux\s+\S+\s+\(\S+\)|\bCPU\s+%user\s+%nice\b")
+
+
+def unreadable(text: str) -> str | None:
+    """Linux sysstat's sar (``Linux 5.14.0 (lnx1) ...``, ``CPU %user %nice``): another format, not read."""
+    _, body = output_head(text, 20)
+    if any(_SYSSTAT.search(ln) for ln in body) and not any(_header(ln.split()) for ln in body):
+        return "Linux sysstat sar output: only AIX sar -u / -P ALL is read"
+    return None
 
 
 def _seconds(time: str) -> int:
