@@ -55,7 +55,7 @@ TITLE = "/proc/ppc64/lparcfg"
 COMMANDS = [r"^(?:cat|more|less|pg)\s+(?:\S*/)?proc/(?:ppc64|powerpc)/lparcfg\b"]
 STARTS = re.compile(r"^\s*lparcfg\s+\d+\.\d+\s*$")
 
-_PAIR = re.compile(r"^\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*?)\s*$")
+_PAIR = re.compile(r"^\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)=(?P<value>.*)$")  # the value is stripped after (no lazy scan)
 # keys only the lparcfg driver prints (detection without the version line)
 _OWN_KEYS = {"serial_number", "system_type", "partition_id", "partition_entitled_capacity", "system_active_processors",
              "pool_capacity", "unallocated_capacity_weight", "capacity_weight", "partition_active_processors",
@@ -155,7 +155,7 @@ def parse(text: str) -> Parsed:
         if not m:
             out.warn(lineno, f"not a 'key=value' line: {s[:60]!r}")
             continue
-        key, value = m.group("key"), m.group("value")
+        key, value = m.group("key"), m.group("value").strip()
         if key in cfg.values:
             out.warn(lineno, f"repeated key {key!r}: later value kept")
         cfg.values[key], cfg.lines[key] = value, lineno

@@ -55,11 +55,12 @@ STARTS = re.compile(r"^\s*(?:Total\s+(?:Dual\s+Active\s+and\s+Active/Asymmetric\
                     r"|DEV#:\s*\d+\s+DEVICE\s+NAME:)")
 
 _TOTAL = re.compile(r"^\s*Total\s+.*Devices\s*:\s*(?P<n>\d+)\s*$")
-_DEVICE = re.compile(r"^\s*DEV#:\s*(?P<num>\d+)\s+DEVICE\s+NAME:\s*(?P<name>.+?)\s+TYPE:\s*(?P<type>\S+)"
+# numbers no device or path has (a run of digits) leave the line unread, warned
+_DEVICE = re.compile(r"^\s*DEV#:\s*(?P<num>\d{1,9})\s+DEVICE\s+NAME:\s*(?P<name>.+?)\s+TYPE:\s*(?P<type>\S+)"
                      r"(?:\s+(?:ALGORITHM|POLICY):\s*(?P<policy>.*?))?\s*$")
 _SERIAL = re.compile(r"^\s*(?P<key>SERIAL|LUN IDENTIFIER):\s*(?P<value>\S*)\s*$")
 _HEADER = re.compile(r"^\s*Path#\s+Adapter/(?:Path\s+Name|Hard\s+Disk)\s+State\s+Mode\s+Select\s+Errors\s*$")
-_ROW = re.compile(r"^\s*(?P<id>\d+)(?P<star>\*?)\s+(?P<where>\S(?:.*\S)?)\s+(?P<state>[A-Z_]+)\s+(?P<mode>[A-Z_]+)"
+_ROW = re.compile(r"^\s*(?P<id>\d{1,9})(?P<star>\*?)\s+(?P<where>\S(?:.*\S)?)\s+(?P<state>[A-Z_]+)\s+(?P<mode>[A-Z_]+)"
                   r"\s+(?P<select>\d+)\s+(?P<errors>\d+)\s*$")
 _RULE = re.compile(r"^\s*={5,}\s*$")
 
