@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from lparscope.sources.detect import split_and_classify
 
 PASTED = """root@aix1:/ # lsattr -El en0
@@ -223,10 +225,11 @@ def test_sessions_with_vios_cluster_commands_and_sudo_are_cut_at_each_prompt():
     assert segs[1].reason == "command 'cluster' is not a supported input kind"
 
 
-def test_lparcfg_is_not_read_as_tunables():
+def test_lparcfg_is_read_as_lparcfg_not_as_tunables():
     text = ("# cat /proc/ppc64/lparcfg\nlparcfg 1.9\nserial_number=IBM,0221A7CDW\nsystem_type=IBM,9009-42A\n"
             "partition_id=7\npartition_entitled_capacity=150\nshared_processor_mode=1\n")
-    assert [s.kind for s in split_and_classify(text)] == [None]
+    assert [s.kind for s in split_and_classify(text)] == ["lparcfg"]
+    assert [s.kind for s in split_and_classify(text.split("\n", 1)[1])] == ["lparcfg"]
 
 
 def test_an_output_pasted_without_prompt_under_a_prompted_one_is_cut_where_the_first_stops_reading():
@@ -267,3 +270,21 @@ def test_a_report_title_between_system_configuration_and_the_header_stays_in_the
             "0.412 0.101 0.000 0.987 3.9GHz[100%] 0.412 0.101 0.000 0.987\n")
     segs = split_and_classify(text)
     assert [(s.kind, s.start) for s in segs] == [("lparstat-E", 1)]
+
+
+def test_a_paste_of_sar_pcmpath_and_lparcfg_outputs_is_cut_at_each_prompt():
+    fix = Path(__file__).parent / "fixtures"
+    sar_out = (fix / "sar" / "aix73_P_ALL_shared_uncapped.txt").read_text()
+    pcm = (fix / "pcmpath" / "sddpcm_svc_dead_path.txt").read_text().split("\n", 1)[1]  # its own prompt off
+    cfg = (fix / "lparcfg" / "sles12_dedicated_donating.txt").read_text()
+    text = ("aixweb3:/ # sar -P ALL 10 3\n" + sar_out + "aixweb3:/ # pcmpath query device\n" + pcm
+            + "sar -u 600 4\n" + (fix / "sar" / "aix72_u_shared_midnight.txt").read_text().split("\n", 1)[1]
+            + "[root@lnxdb02 ~]# cat /proc/ppc64/lparcfg\n" + cfg + "[root@lnxdb02 ~]# exit\n")
+    segs = split_and_classify(text)
+    n_sar, n_pcm = sar_out.count("\n"), pcm.count("\n")
+    assert [(s.start, s.kind) for s in segs] == [
+        (1, "sar"), (2 + n_sar, "pcmpath"), (3 + n_sar + n_pcm, "sar"), (16 + n_sar + n_pcm, "lparcfg")]
+    assert [s.prompt.command for s in segs] == ["sar -P ALL 10 3", "pcmpath query device", "sar -u 600 4", "cat /proc/ppc64/lparcfg"]
+    # without prompts, each output's own first line opens it
+    bare = sar_out + pcm + cfg
+    assert [s.kind for s in split_and_classify(bare)] == ["sar", "pcmpath", "lparcfg"]

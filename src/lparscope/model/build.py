@@ -89,6 +89,12 @@ def _lparstat_stats(host: Host, parsed: Parsed, path: str, offset: int) -> list[
         first = min((r.line for r in parsed.records if hasattr(r, "line")), default=1)
         return [(first, f"processor samples not added to {host.name}'s series: it comes from the nmon recording "
                         f"{host.nmon_path} ({len(host.cpu.samples)} snapshots)")]
+    dropped: list[tuple[int, str]] = []
+    if host.cpu is not None and host.cpu.origin == "sar" and host.cpu.samples:  # lparstat's is the partition's own series
+        first = min((r.line for r in parsed.records if hasattr(r, "line")), default=1)
+        dropped.append((first, f"{host.name}'s processor series from sar ({len(host.cpu.samples)} samples) is replaced "
+                               "by this lparstat output's"))
+        host.cpu = None
     series = host.cpu or Series()
     for rec in parsed.records:
         if hasattr(rec, "values") and hasattr(rec, "line") and not hasattr(rec, "ent"):
@@ -100,6 +106,7 @@ def _lparstat_stats(host: Host, parsed: Parsed, path: str, offset: int) -> list[
                 host.partition = partition_from_header(rec, Evidence(path, offset + rec.line))
     if series.samples or series.config:
         host.cpu = series
+    return dropped
 
 
 @_applies("lsattr")

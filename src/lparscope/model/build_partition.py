@@ -1,4 +1,5 @@
-"""The partition a host runs in, from ``lparstat -i`` (or an nmon recording's copy of it).
+"""The partition a host runs in, from ``lparstat -i`` (or an nmon recording's copy of it), or a Linux
+partition's ``/proc/ppc64/lparcfg`` (the same settings under the kernel's names).
 
 A host has one partition. When a second ``lparstat -i`` of the same host name is read with other
 values, the data holds either two collections of one partition (a DLPAR change between them) or
@@ -13,7 +14,7 @@ from typing import Any
 
 from ..sources.base import Parsed
 from .appliers import applies
-from .estate import Evidence, Host, Partition
+from .estate import Evidence, Host, Partition, Sourced
 
 _PARTITION_FIELDS = {
     # Partition field: LparInfo field
@@ -33,26 +34,54 @@ _COMPARED = {"number": "partition number", "name": "partition name", "type": "ty
              "online_memory_mb": "online memory (MB)"}
 
 
+def _partition_of(info: Any, path: str, offset: int) -> Partition:
+    """The partition an :class:`~lparscope.sources.lparstat_info.LparInfo` describes, each field's evidence at its line."""
+    p = Partition()
+    lines = getattr(info, "lines", {}) or {}
+    for ours, theirs in _PARTITION_FIELDS.items():
+        value = getattr(info, theirs, None)
+        setattr(p, ours, value)
+        if theirs in lines:
+            p.evidence[ours] = Evidence(path, offset + lines[theirs])
+    for ours, theirs in (("pool_capacity", "maximum_capacity_of_pool"), ("pool_entitled", "entitled_capacity_of_pool")):
+        hundredths = getattr(info, theirs, None)
+        setattr(p, ours, hundredths / 100 if isinstance(hundredths, (int, float)) else None)
+        if theirs in lines:
+            p.evidence[ours] = Evidence(path, offset + lines[theirs])
+    return p
+
+
 @applies("lparstat-i")
 def _lparstat_info(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]]:
     said: list[tuple[int, str]] = []
     for info in parsed.records:
-        p = Partition()
-        lines = getattr(info, "lines", {}) or {}
-        for ours, theirs in _PARTITION_FIELDS.items():
-            value = getattr(info, theirs, None)
-            setattr(p, ours, value)
-            if theirs in lines:
-                p.evidence[ours] = Evidence(path, offset + lines[theirs])
-        for ours, theirs in (("pool_capacity", "maximum_capacity_of_pool"), ("pool_entitled", "entitled_capacity_of_pool")):
-            hundredths = getattr(info, theirs, None)
-            setattr(p, ours, hundredths / 100 if isinstance(hundredths, (int, float)) else None)
-            if theirs in lines:
-                p.evidence[ours] = Evidence(path, offset + lines[theirs])
+        p = _partition_of(info, path, offset)
         if host.partition is not None and host.partition.source == "lparstat -i":
-            said += _differences(host, host.partition, p, lines)
+            said += _differences(host, host.partition, p, getattr(info, "lines", {}) or {})
         host.partition = p
     return said
+
+
+@applies("lparcfg")
+def _lparcfg(host: Host, parsed: Parsed, path: str, offset: int) -> None:
+    """A Linux partition's /proc/ppc64/lparcfg: its settings as lparstat -i's (an lparstat -i read before
+    keeps its values, lparcfg fills only what it left unsaid), and the frame serial, model and partition
+    id for the frame join (prtconf, read before or after, wins: it is the AIX host's own word)."""
+    for rec in parsed.records:
+        kind = type(rec).__name__
+        if kind == "SystemConfig" and host.system is None:
+            host.system = Sourced(rec, path, offset)
+        elif kind == "LparInfo":
+            p = _partition_of(rec, path, offset)
+            p.source = "lparcfg (Linux)"
+            before = host.partition
+            if before is None or before.source != "lparstat -i":
+                host.partition = p
+                continue
+            for name, ev in p.evidence.items():  # what lparstat -i did not say
+                if getattr(before, name) is None:
+                    setattr(before, name, getattr(p, name))
+                    before.evidence[name] = ev
 
 
 def _differences(host: Host, before: Partition, now: Partition, lines: dict[str, Any]) -> list[tuple[int, str]]:
@@ -71,7 +100,7 @@ def _differences(host: Host, before: Partition, now: Partition, lines: dict[str,
     return out
 
 
-def partition_from_header(cfg: Any, ev: Evidence) -> Partition | None:
+def partition_from_header(cfg: Any, ev: Evidence, command: str = "lparstat") -> Partition | None:
     """The partition settings lparstat's header line gives (type, mode, EC, memory, pool size), for a host
     without lparstat -i (a Linux partition's powerpc-utils lparstat has no -i of the same form).
     lparstat -i, read later, replaces it."""
@@ -87,7 +116,7 @@ def partition_from_header(cfg: Any, ev: Evidence) -> Partition | None:
                   online_memory_mb=cfg.tmem_mb if ame and cfg.tmem_mb else cfg.mem_mb,
                   memory_mode="Dedicated-Expanded" if ame else None,
                   pool_cores=int(cfg.psize) if cfg.psize and float(cfg.psize).is_integer() else None,
-                  source="lparstat header" + (" (Linux)" if getattr(cfg, "platform", "aix") == "linux" else ""))
+                  source=f"{command} header" + (" (Linux)" if getattr(cfg, "platform", "aix") == "linux" else ""))
     for name in ("type", "mode", "entitled_capacity", "online_memory_mb", "pool_cores"):
         if getattr(p, name) is not None:
             p.evidence[name] = ev

@@ -157,6 +157,54 @@ def _vmstat_interval(host: Host, parsed: Parsed, path: str, offset: int) -> None
     host.vmstat_runs[:] = [r for r in host.vmstat_runs if r.samples]
 
 
+# sar's column names as lparstat prints them: one processor series, read alike by the rules and sizing
+_SAR_AS_LPARSTAT = {"%usr": "%user", "%wio": "%wait"}
+
+
+def _sar_intervals(records: list) -> set[tuple[str, str]]:  # type: ignore[type-arg]
+    """(date, time) of the partition rows of one sar output's records (not the Average ones)."""
+    date = next((r.date for r in records if type(r).__name__ == "SarHeader"), "")
+    return {(date, r.time) for r in records if type(r).__name__ == "SarRow" and r.is_partition and r.time}
+
+
+@_applies("sar")
+def _sar(host: Host, parsed: Parsed, path: str, offset: int) -> list[tuple[int, str]] | None:
+    """sar -u / -P ALL: the partition's rows (``-``, every row of -u; not the Average block) are the host's
+    processor series (``host.cpu``, as lparstat's samples: physc, %entc, %user ...), each with its
+    ``elapsed_s``. One series per host: an nmon recording's or lparstat's is kept, and an output of
+    the same intervals as one already read (sar -u and sar -P ALL of one run) is not added twice."""
+    for cfg in parsed.records:
+        if type(cfg).__name__ == "LparstatConfig" and host.partition is None:
+            host.partition = partition_from_header(cfg, Evidence(path, offset + cfg.line), "sar")
+    rows = [r for r in parsed.records if type(r).__name__ == "SarRow" and r.is_partition and not r.average]
+    if not rows:
+        return None
+    cpu = host.cpu
+    if cpu is not None and cpu.samples and cpu.origin != "sar":
+        what = f"the nmon recording {host.nmon_path}" if cpu.origin == "nmon" else "its lparstat output"
+        return [(rows[0].line, f"sar processor samples not added to {host.name}'s series: it comes from {what} "
+                               f"({len(cpu.samples)} samples)")]
+    mine = {id(r) for r in parsed.records}
+    earlier: dict[tuple[str, int], list] = {}  # type: ignore[type-arg]
+    for s in host.records.get("sar", []):
+        if id(s.record) not in mine:
+            earlier.setdefault((s.path, s.offset), []).append(s.record)
+    intervals = _sar_intervals(parsed.records)
+    for (where, off), records in earlier.items():
+        if intervals & _sar_intervals(records):
+            return [(rows[0].line, f"sar processor samples not added twice: the same intervals are in the sar output "
+                                   f"at {where}:{off + 1}")]
+    series = cpu if cpu is not None and cpu.origin == "sar" else Series(origin="sar")
+    for cfg in parsed.records:
+        if type(cfg).__name__ == "LparstatConfig":
+            series.config.update(cfg.values)
+    for r in rows:
+        series.samples.append({**{_SAR_AS_LPARSTAT.get(k, k): v for k, v in r.values.items()}, "elapsed_s": r.elapsed_s})
+        series.evidence.append(Evidence(path, offset + r.line))
+    host.cpu = series
+    return None
+
+
 @_applies("lparstat-E")
 def _lparstat_spurr(host: Host, parsed: Parsed, path: str, offset: int) -> None:
     def row(r):  # type: ignore[no-untyped-def]

@@ -56,7 +56,9 @@ class Partition:
     # pool information): its size and the entitlement of the partitions in it
     pool_capacity: float | None = None
     pool_entitled: float | None = None
-    source: str = "lparstat -i"  # or "lparstat header": the few settings an interval lparstat's header line gives
+    # or "lparstat header" / "sar header": the few settings an interval output's header line gives;
+    # "lparcfg (Linux)": a Linux partition's /proc/ppc64/lparcfg
+    source: str = "lparstat -i"
     evidence: dict[str, Evidence] = field(default_factory=dict)
 
     @property
@@ -134,7 +136,7 @@ class Series:
     evidence: list[Evidence] = field(default_factory=list)  # one per sample
     field_lines: list[dict[str, int]] = field(default_factory=list)  # per sample, where known: the file line of each value
     config: dict[str, str] = field(default_factory=dict)  # header values, e.g. ent=, psize=
-    origin: str = ""  # "nmon": an nmon recording's LPAR section (other outputs' samples are not mixed in)
+    origin: str = ""  # "nmon": an nmon recording's LPAR section, "sar": sar -u / -P ALL rows (other outputs' samples are not mixed in)
 
     def values(self, column: str) -> list[float]:
         whole = getattr(self.samples, "column_values", None)  # samples kept column-wise (model.nmon)
@@ -186,7 +188,7 @@ class Host:
     levels: dict[str, Setting] = field(default_factory=dict)  # "ioslevel", "oslevel"
     vmstat: dict[str, Setting] = field(default_factory=dict)  # vmstat -v / -s counters (last seen)
     vmstat_snapshots: list[dict[str, Setting]] = field(default_factory=list)  # each -v output, in order
-    cpu: Series | None = None  # lparstat interval samples
+    cpu: Series | None = None  # lparstat interval samples (else sar -u / -P ALL partition rows, or nmon LPAR snapshots)
     disk_io: dict[str, Series] = field(default_factory=dict)  # iostat -D per disk
     io_totals: dict[str, Series] = field(default_factory=dict)  # iostat rows that are not disks: "Physical", vscsi0 ...
     vscsi_mappings: list[Any] = field(default_factory=list)

@@ -214,7 +214,7 @@ def _use(host: Host, rec: Any, path: str) -> list[str]:
     if len(known):
         series.config["ent"] = f"{float(known[-1]):.2f}"
     if host.cpu is not None and host.cpu.origin != "nmon" and host.cpu.samples:
-        notes.append(f"{host.name}'s processor series from its lparstat output ({len(host.cpu.samples)} samples) is "
+        notes.append(f"{host.name}'s processor series from its {host.cpu.origin or 'lparstat'} output ({len(host.cpu.samples)} samples) is "
                      f"replaced by this recording's LPAR section ({n} snapshots)")
     series.origin = "nmon"
     host.cpu = series

@@ -20,6 +20,7 @@ _READ_ONLY = frozenset({
     "iperf", "iperf3", "echo", "seastat", "oem_setup_env", "exit", "cfgdev", "kdb", "lsmap", "lparstat",
     "vmstat", "iostat", "fcstat", "lsmpio", "lvmo -a", "ping", "./netlatency.sh", "lssyscfg", "lshwres",
     "oslevel", "lsfs", "df", "errpt", "amepat", "topas", "nmon", "sar", "mpstat", "prtconf", "lscfg",
+    "pcmpath query", "datapath query",
 })
 # Steps that take something down before the change itself: never the line a summary shows.
 _PREPARATORY = re.compile(r"state=(down|detach)|\brmdev\b|\bumount\b|varyoffvg")

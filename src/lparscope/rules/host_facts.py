@@ -124,7 +124,8 @@ def smt_threads(host: Host) -> tuple[int | None, Evidence | None]:
         m = re.search(r"smt-?(\d+)", p.type, re.I)
         if m:
             return int(m.group(1)), p.ev("type")[0] if p.ev("type") else None
-        if "smt" not in p.type.lower():
+        if "smt" not in p.type.lower() and p.source in ("lparstat -i", "lparstat header"):
+            # lparstat's "Shared" is SMT off; lparcfg's and sar's type says nothing of SMT
             return 1, p.ev("type")[0] if p.ev("type") else None
     for s in host.of_kind("lparstat", "LparstatConfig"):
         smt = s.record.smt

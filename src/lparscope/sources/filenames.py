@@ -8,6 +8,7 @@ holds only the output (no prompt, no command line)::
     aix1.lsattr.ent0          -> host "aix1", command "lsattr -El ent0"
     vios2-entstat-d-ent8.out  -> host "vios2", command "entstat -d ent8"
     012_lparstat_i.txt        -> command "lparstat -i" (a leading number orders files; it is no host)
+    lnx1_lparcfg.txt          -> host "lnx1", command "cat /proc/ppc64/lparcfg" (a file copied, not a command)
 
 Separators are ``_``, ``.``, ``-`` and spaces. The first word that is a known AIX / VIOS / HMC
 command starts the command; what comes before it is the host (unless it is only a number);
@@ -49,6 +50,8 @@ _DEVICE_NAME = re.compile(r"^(?:ent|en|et|hdisk|fcs|fscsi|mem|sys|proc|vscsi|vho
 # Kinds whose output needs a device its content may not name, and the command that names it.
 _DEVICE_COMMANDS = {"lsattr": "lsattr -El {}", "entstat": "entstat -d {}", "fcstat": "fcstat {}"}
 _DEFAULT_FLAGS = {"lsattr": "-El", "entstat": "-d", "fcstat": "", "lsmcode": "-c"}
+# Files named after what they copy rather than a command ("lnx1_lparcfg.txt"): the command that prints it
+_FILE_WORDS = {"lparcfg": "cat /proc/ppc64/lparcfg"}
 
 _NOT_OUTPUT_EXT = {
     "md": "markdown document", "markdown": "markdown document", "rst": "reStructuredText document",
@@ -79,7 +82,8 @@ class NameHint:
 # command's name): a file right inside one is not filed under a host of that name
 _GENERIC_FOLDERS = frozenset(
     """files file tmp temp data output outputs out logs log collect collection collected inputs input
-    samples sample test tests fixtures examples downloads desktop shared corpus other misc text txt""".split())
+    samples sample test tests fixtures examples downloads desktop shared corpus other misc text txt
+    proc ppc64 powerpc""".split())  # a copy of /proc/ppc64/lparcfg (sosreport) sits in proc/ppc64/
 
 
 def names_a_host(folder: str) -> bool:
@@ -111,6 +115,9 @@ def name_hint(display: str) -> NameHint:
         stem = _TEXT_EXT.sub("", stem)
     tokens = [(m.group(0), m.start()) for m in _TOKEN.finditer(stem)]
     for i, (tok, pos) in enumerate(tokens):
+        if tok in _FILE_WORDS:
+            host = stem[:pos].strip("_.- ")
+            return NameHint(_FILE_WORDS[tok], None if not host or re.fullmatch(r"[\d_.\- ]+", host) else host)
         if tok not in KNOWN_COMMANDS or tok in _NOT_HINTS:
             continue
         host = stem[:pos].strip("_.- ")

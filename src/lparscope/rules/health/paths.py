@@ -1,4 +1,5 @@
-"""Disk paths that are Failed, Missing or Defined (lspath / lsmpio; rules-catalogue STO-10)."""
+"""Disk paths that are Failed, Missing or Defined (lspath / lsmpio, or SDDPCM / SDD's pcmpath / datapath
+query device in lspath's words; rules-catalogue STO-10)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,42 @@ _UP = "enabled"
 
 
 def _paths_by_disk(host: Host) -> dict[str, list[Any]]:
-    """Each disk's paths, one per parent adapter and connection (lspath and lsmpio of one disk agree)."""
+    """Each disk's paths, one per parent adapter and connection (lspath and lsmpio of one disk agree).
+    A disk lspath does not list takes its paths from pcmpath / datapath (their ``status`` is lspath's
+    word for the path's state; a state it cannot say is left out): the two number paths apart, so one
+    disk's paths are never counted from both."""
     out: dict[str, dict[tuple[str, str], Any]] = {}
     for s in host.of_kind("lspath", "DiskPath"):
         r = s.record
         key = (r.parent, r.connection or (str(r.path_id) if r.path_id is not None else ""))
         out.setdefault(r.disk, {})[key] = s  # the last reading of the same path wins
+    sdd: dict[str, dict[tuple[str, str], Any]] = {}
+    for s in host.of_kind("pcmpath", "SddPath"):
+        r = s.record
+        if r.status is not None and r.disk not in out:
+            sdd.setdefault(r.disk, {})[(r.parent, str(r.path_id))] = s
+    out.update(sdd)
     return {disk: list(paths.values()) for disk, paths in out.items()}
+
+
+def _label(r: Any) -> str:
+    """A path as its output names it: ``fscsi0 Failed`` (lspath), ``fscsi0/path1 DEAD`` (pcmpath)."""
+    if getattr(r, "command", None) in ("pcmpath", "datapath"):
+        return f"{r.parent}/{r.path_name} {r.state}" + (f" {r.mode}" if r.mode != "NORMAL" else "")
+    return f"{r.parent} {r.status}"
+
+
+def _sdd_fix(paths: list[Any], bad: list[Any]) -> list[str]:
+    """pcmpath / datapath commands for a disk's failed or offline SDD paths."""
+    cmd, number = paths[0].record.command, paths[0].record.device_number
+    fix = [f"{cmd} query device {number}"]
+    for s in bad:
+        r = s.record
+        if r.status == "Failed":
+            fix.append(f"# path {r.path_id} ({r.parent}/{r.path_name}) is {r.state}: repair the fault first "
+                       "(errpt, the switch port, the zoning), then:")
+        fix.append(f"{cmd} set device {number} path {r.path_id} online")
+    return fix
 
 
 def _family(parent: str) -> str:
@@ -70,9 +100,10 @@ def disk_paths(host: Host, cfg: Config) -> Iterator[Finding]:
             sev, why = None, f"{n} Enabled path(s) where its siblings have {expected}"
         else:
             continue
-        states = ", ".join(f"{s.record.parent} {s.record.status}" for s in ps)
-        fix_root = [f"lspath -l {disk} -H -F 'status parent connection path_id'"]
-        for s in bad:
+        states = ", ".join(_label(s.record) for s in ps)
+        sdd = getattr(ps[0].record, "command", None) in ("pcmpath", "datapath")  # a disk's paths come from one output kind
+        fix_root = _sdd_fix(ps, bad) if sdd else [f"lspath -l {disk} -H -F 'status parent connection path_id'"]
+        for s in ([] if sdd else bad):
             r = s.record
             conn = f" -w {r.connection}" if r.connection else ""
             if r.status.lower() in ("missing", "defined"):
