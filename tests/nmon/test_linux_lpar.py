@@ -46,3 +46,22 @@ def test_two_consecutive_linux_recordings_are_joined_and_still_a_linux_host(tmp_
     assert not [s for s in result.estate.inputs if s.internal]
     host = result.estate.hosts["lnx01"]
     assert host.role == "linux" and len(host.cpu.samples) == 6
+
+
+def test_the_lparcfg_copy_in_bbbp_gives_the_partition_and_its_frame(tmp_path: Path) -> None:
+    # nmon for Linux on Power copies /proc/ppc64/lparcfg into BBBP under the file's path
+    cfg = (FIX.parents[1] / "lparcfg" / "rhel9_shared_uncapped.txt").read_text().splitlines()[1:]
+    out = []
+    for line in FIX.read_text().splitlines():
+        if "lparstat -i" in line:
+            continue
+        out.append(line)
+        if line.startswith("BBBP,002,"):
+            out.append("BBBP,100,/proc/ppc64/lparcfg")
+            out += [f'BBBP,{101 + k},/proc/ppc64/lparcfg,"{text}"' for k, text in enumerate(cfg)]
+    (tmp_path / "lnx01_230818_1024.nmon").write_text("\n".join(out) + "\n")
+    result = analyze([str(tmp_path)])
+    (status,) = result.estate.inputs
+    assert not [m for _, m in status.warnings if "lparcfg" in m]
+    p = result.estate.hosts["lnx01"].partition
+    assert p is not None and p.source.startswith("lparcfg") and p.entitled_capacity == 0.75 and p.online_vps == 6

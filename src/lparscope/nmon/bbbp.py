@@ -82,8 +82,11 @@ def _clean(text: str) -> str:
 
 def command_of(name: str) -> str:
     """The command a BBBP output is of: ``ending vmstat -v`` (nmon runs some commands again when the
-    recording ends) is an output of ``vmstat -v``."""
+    recording ends) is an output of ``vmstat -v``; nmon for Linux names a file it copies by its path
+    (``/proc/ppc64/lparcfg``: it ran ``cat /proc/ppc64/lparcfg``)."""
     words = name.split(None, 1)
+    if len(words) == 1 and name.startswith(("/proc/", "/etc/", "/sys/")):
+        return f"cat {name}"
     return words[1] if len(words) == 2 and words[0] == "ending" else name
 
 
