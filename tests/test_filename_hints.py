@@ -165,3 +165,18 @@ def test_vios_word_flags_in_file_names() -> None:
 
     assert name_hint("viof_lsdev_slots.txt").command == "lsdev -slots"  # not read: lsdev.py takes no -slots
     assert name_hint("vios2_lsdev_virtual.txt").command == "lsdev -virtual"
+
+
+def test_a_folder_named_for_a_kind_of_system_is_no_host(tmp_path):
+    # several Linux partitions' outputs in a "linux" folder (a "vios", "aix" or "nmon" one alike) must
+    # not be merged into one host of that name: each file without a host of its own stands apart
+    lparstat = ("System Configuration\ntype=Shared mode=Uncapped smt=8 lcpu=8 mem=7759616 kB cpus=6 ent={ent}\n\n"
+                "%user  %sys %wait    %idle    physc %entc lbusy  vcsw phint\n"
+                "----- ----- -----    -----    ----- ----- ----- ----- -----\n"
+                " 20.00  5.00  0.00    75.00     0.30 {entc} 25.00  1000     0\n")
+    (tmp_path / "linux").mkdir()
+    (tmp_path / "linux" / "lnxweb1_lparstat.txt").write_text(lparstat.format(ent="1.00", entc="30.00"))
+    (tmp_path / "linux" / "lnxdb2_lparstat.txt").write_text(lparstat.format(ent="0.50", entc="60.00"))
+    hosts = analyze([str(tmp_path)]).estate.hosts
+    assert "linux" not in hosts and len(hosts) == 2
+    assert sorted(h.partition.entitled_capacity for h in hosts.values()) == [0.5, 1.0]

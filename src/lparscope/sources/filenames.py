@@ -83,7 +83,9 @@ class NameHint:
 _GENERIC_FOLDERS = frozenset(
     """files file tmp temp data output outputs out logs log collect collection collected inputs input
     samples sample test tests fixtures examples downloads desktop shared corpus other misc text txt
-    proc ppc64 powerpc""".split())  # a copy of /proc/ppc64/lparcfg (sosreport) sits in proc/ppc64/
+    proc ppc64 powerpc aix linux vios lpar lpars hosts servers nmon""".split())
+# (proc/ppc64: a copy of /proc/ppc64/lparcfg in a sosreport; aix, linux, vios, nmon ...: what kind of
+# system or data a folder of several hosts' files holds: one host of that name would merge them)
 
 
 def names_a_host(folder: str) -> bool:
