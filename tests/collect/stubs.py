@@ -28,9 +28,9 @@ DATA='@@DATA@@'
 prog=${0##*/}
 k=$(printf '%s' "$prog $*" | tr -c 'A-Za-z0-9.' '_' | sed 's/__*/_/g; s/^_//; s/_$//')
 if [ -f "$DATA/$k.hang" ]; then exec sleep 30; fi
-if [ -f "$DATA/$k.err" ]; then cat "$DATA/$k.err" >&2; fi
-if [ -f "$DATA/$k.out" ]; then cat "$DATA/$k.out"; fi
-if [ -f "$DATA/$k.rc" ]; then exit $(cat "$DATA/$k.rc"); fi
+if [ -f "$DATA/$k.err" ]; then command -p cat "$DATA/$k.err" >&2; fi
+if [ -f "$DATA/$k.out" ]; then command -p cat "$DATA/$k.out"; fi
+if [ -f "$DATA/$k.rc" ]; then exit $(command -p cat "$DATA/$k.rc"); fi
 if [ -f "$DATA/$k.out" ]; then exit 0; fi
 echo "ksh: $prog: stub has no output for: $prog $*" >&2
 exit 127

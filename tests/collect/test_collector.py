@@ -26,7 +26,7 @@ OPTION_SETS = [Options(), Options(amepat_minutes=15, nmon=True, interval=2, coun
 
 # --- syntax and audit ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("target", ["aix", "vios", "hmc"])
+@pytest.mark.parametrize("target", ["aix", "vios", "hmc", "linux"])
 @pytest.mark.parametrize("opt", OPTION_SETS)
 def test_scripts_pass_sh_n_and_ksh_n(tmp_path: Path, target: str, opt: Options) -> None:
     script = tmp_path / f"c-{target}.sh"
@@ -38,7 +38,7 @@ def test_scripts_pass_sh_n_and_ksh_n(tmp_path: Path, target: str, opt: Options) 
         assert res.returncode == 0, f"{sh} -n {target}: {res.stderr}"
 
 
-@pytest.mark.parametrize("target", ["aix", "vios", "hmc"])
+@pytest.mark.parametrize("target", ["aix", "vios", "hmc", "linux"])
 @pytest.mark.parametrize("opt", OPTION_SETS)
 def test_generated_scripts_pass_the_audit(target: str, opt: Options) -> None:
     text = render(target, opt)
@@ -95,7 +95,7 @@ def test_render_refuses_a_forbidden_step(monkeypatch: pytest.MonkeyPatch, step: 
 
 
 def test_every_step_is_on_the_allow_list() -> None:
-    for steps in (commands.AIX_STEPS, commands.VIOS_STEPS, commands.HMC_STEPS):
+    for steps in (commands.AIX_STEPS, commands.VIOS_STEPS, commands.HMC_STEPS, commands.LINUX_STEPS):
         for s in steps:
             argv = [{"{dev}": "$d", "{sys}": "$ms", "{outdir}": "$OUTDIR"}.get(t, t) for t in s.argv]
             argv = ["5" if t.startswith("{") else t for t in argv]
@@ -109,7 +109,7 @@ def test_every_step_is_on_the_allow_list() -> None:
 # --- running the scripts under ksh with stub commands ----------------------------------------
 
 def _run(tmp_path: Path, target: str, host: str, opt: Options, *, root: bool = True, args: list[str] | None = None,
-         **stub_kw: object) -> tuple[Path, subprocess.CompletedProcess[str]]:
+         shell: str | None = None, **stub_kw: object) -> tuple[Path, subprocess.CompletedProcess[str]]:
     bin_dir = make_stubs(tmp_path, host, root=root, **stub_kw)  # type: ignore[arg-type]
     script = tmp_path / f"collect-{target}.ksh"
     script.write_text(render(target, opt))
@@ -117,7 +117,7 @@ def _run(tmp_path: Path, target: str, host: str, opt: Options, *, root: bool = T
     out.mkdir()
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "IOSCLI": str(bin_dir / "ioscli"), "HOME": str(tmp_path),
            "LPARSCOPE_SYSTEM_PATH": str(bin_dir)}  # the stubs stand in for the system directories
-    res = subprocess.run([KSH or "ksh", str(script), *(args or []), str(out)], capture_output=True, text=True,
+    res = subprocess.run([shell or KSH or "ksh", str(script), *(args or []), str(out)], capture_output=True, text=True,
                          env=env, timeout=180)
     assert res.returncode == 0, res.stdout + res.stderr
     archives = list(out.glob("*.tar.gz"))
@@ -275,6 +275,22 @@ def test_hmc_collector_over_stub_ssh(tmp_path: Path) -> None:
     assert _summary(got)["findings"] == []
 
 
+def test_linux_collector_under_plain_sh_gives_the_same_model(tmp_path: Path) -> None:
+    # a Linux on Power partition: /bin/sh may be dash (no ksh, no $SECONDS); lparstat is powerpc-utils'
+    shell = shutil.which("dash") or "sh"
+    archive, res = _run(tmp_path, "linux", "lnx01", Options(interval=1, count=2, timeout=2), shell=shell,
+                        fail={"ifconfig -a": (127, "sh: ifconfig: not found")})
+    assert archive.name.startswith("lnx01_")
+    _, rows, stderr = _manifest(archive)
+    assert [rows[c]["status"] for c in ("uname -a", "lparstat -i", "lparstat 1 2", "cat /proc/ppc64/lparcfg")] == ["ok"] * 4
+    assert rows["ifconfig -a"]["status"] == "failed" and "ifconfig: not found" in stderr  # net-tools absent: recorded
+    assert all(float(r["seconds"]) >= 0 for r in rows.values())
+    got = analyze([str(archive)])
+    host = got.estate.hosts["lnx01"]
+    assert host.role == "linux" and host.partition is not None and host.partition.entitled_capacity == 0.5
+    assert host.cpu is not None and len(host.cpu.samples) == 2
+
+
 # --- the CLI command ---------------------------------------------------------------------------
 
 def test_register_adds_the_collector_command(tmp_path: Path) -> None:
@@ -293,7 +309,8 @@ def test_register_adds_the_collector_command(tmp_path: Path) -> None:
     res = runner.invoke(app, ["collector", "hmc", "-o", str(out), "--hmc", "hmc1", "--hmc-user", "admin1"])
     assert res.exit_code == 0, res.output
     assert "HMCUSER=${HMCUSER:-admin1}" in out.read_text()
-    assert runner.invoke(app, ["collector", "linux"]).exit_code == 2
+    assert runner.invoke(app, ["collector", "solaris"]).exit_code == 2
+    assert runner.invoke(app, ["collector", "linux"]).output.startswith("#!/bin/sh")
     assert runner.invoke(app, ["collector", "hmc", "--hmc", "x;reboot"]).exit_code == 2
     res = runner.invoke(app, ["collector", "aix", "--amepat-minutes", "10", "--nmon"])
     assert "run amepat_10 \"$AMEPAT_LIMIT\" amepat 10" in res.output

@@ -13,6 +13,8 @@ This module is the one place that decides what a collector script may run.
 * :func:`audit_script` checks a rendered script against all of the above; the renderers
   refuse to return a script that fails it, and the tests run it on every generated script.
 
+The Linux target (Linux on Power partitions) runs its few commands through ``run`` too.
+
 A :class:`Step` is one command of a collector: its argument vector (``{dev}`` stands for a
 device name, ``{sys}`` for an HMC managed system, ``{interval}`` / ``{count}`` /
 ``{minutes}`` / ``{hours}`` for options), which devices it loops over, and when it runs.
@@ -102,6 +104,17 @@ VIOS_STEPS: list[Step] = [
     _s("nmon -f -T -s {nmon_interval} -c {nmon_count} -m {outdir}", when="nmon", root_only=True),
 ]
 
+# Linux on Power (RHEL, SLES, Ubuntu on PowerVM): powerpc-utils' lparstat and the kernel's lparcfg
+# give the partition as lparstat -i does on AIX; the interval lparstat its physc and %entc.
+LINUX_STEPS: list[Step] = [
+    _s("uname -a"),  # the host name (and the kernel)
+    _s("lparstat -i"),
+    _s("lparstat {interval} {count}", limit="sample"),
+    _s("cat /proc/ppc64/lparcfg"),  # the frame serial, partition id and the settings in hundredths
+    _s("ifconfig -a"),
+    _s("nmon -f -T -s {nmon_interval} -c {nmon_count} -m {outdir}", when="nmon"),
+]
+
 HMC_STEPS: list[Step] = [
     _s("lshmc -V", runner="hmc"),
     _s("lssyscfg -r sys", runner="hmc"),
@@ -161,6 +174,8 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
         "odmget": [r"-q attribute=ha_mode PdAt"],
         "lsvg": [r"-l rootvg"],
         "nmon": [rf"-f -T -s {_N} -c {_N} -m \$OUTDIR"],
+        "uname": [r"-a"],
+        "cat": [r"/proc/ppc64/lparcfg"],
     },
     "runio": {
         "ioslevel": [r""],

@@ -119,6 +119,9 @@ skip() {
 }
 """
 
+NOW_SECONDS = 'now() { echo "$SECONDS"; }'
+NOW_DATE = "now() { date +%s; }"
+
 LOCAL_RUNNERS = """\
 now() { echo "$SECONDS"; }
 

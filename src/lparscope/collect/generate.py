@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from .. import __version__
 from . import framework as fw
-from .commands import AIX_STEPS, HMC_STEPS, VIOS_STEPS, Step, UnsafeScript, audit_script
+from .commands import AIX_STEPS, HMC_STEPS, LINUX_STEPS, VIOS_STEPS, Step, UnsafeScript, audit_script
 
-TARGETS = ("aix", "vios", "hmc")
+TARGETS = ("aix", "vios", "hmc", "linux")
 
 # Device selectors: shell expression listing the names, and how the plan describes them.
 SELECTORS: dict[str, tuple[str, str]] = {
@@ -175,12 +175,16 @@ _HOWTO = {
              "#   Padmin commands (lsmap, ioslevel, seastat ...) go through /usr/ios/cli/ioscli.",
              "#   Run by a user other than root, it uses the padmin forms where they exist and",
              "#   records the root-only commands as skipped."],
+    "linux": ["#   As root on the partition (lparstat needs powerpc-utils; a command that is",
+              "#   missing or refused is recorded and the collection goes on):",
+              "#       sh lparscope-linux.sh [OUTDIR]        (OUTDIR: default the current folder)"],
     "hmc": ["#   On your workstation (Linux, macOS, AIX), not on the HMC (its restricted shell",
             "#   runs no scripts). It calls  ssh HMCUSER@HMC \"command\"  for every command:",
             "#       sh lparscope-hmc.sh HMC_HOST [OUTDIR]       (user: HMCUSER=hscroot by default)",
             "#   Password logins work (one ssh connection is reused); ssh keys avoid the prompt."],
 }
-_TITLES = {"aix": "AIX 6.1 - 7.3", "vios": "VIOS (PowerVM Virtual I/O Server)", "hmc": "the HMC (run from a workstation over ssh)"}
+_TITLES = {"aix": "AIX 6.1 - 7.3", "vios": "VIOS (PowerVM Virtual I/O Server)", "hmc": "the HMC (run from a workstation over ssh)",
+           "linux": "Linux on Power (a PowerVM partition)"}
 
 
 def _settings(target: str, opt: Options) -> str:
@@ -197,8 +201,8 @@ def render(target: str, opt: Options | None = None) -> str:
     opt = opt or Options()
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (choose from {', '.join(TARGETS)})")
-    steps = {"aix": AIX_STEPS, "vios": VIOS_STEPS, "hmc": HMC_STEPS}[target]
-    header = (fw.HEADER.replace("@@SHELL@@", "/bin/sh" if target == "hmc" else "/usr/bin/ksh")
+    steps = {"aix": AIX_STEPS, "vios": VIOS_STEPS, "hmc": HMC_STEPS, "linux": LINUX_STEPS}[target]
+    header = (fw.HEADER.replace("@@SHELL@@", "/bin/sh" if target in ("hmc", "linux") else "/usr/bin/ksh")
               .replace("@@TITLE@@", _TITLES[target]).replace("@@VERSION@@", __version__)
               .replace("@@HOWTO@@", "\n".join(_HOWTO[target]))
               .replace("@@TIMEOUT@@", str(opt.timeout))
@@ -208,7 +212,8 @@ def render(target: str, opt: Options | None = None) -> str:
     if target == "hmc":
         parts.append(fw.HMC_START.replace("@@HMC@@", opt.hmc_host))
     else:
-        parts.append(fw.LOCAL_RUNNERS)
+        # /bin/sh on Linux may be dash, which has no $SECONDS: durations from date there
+        parts.append(fw.LOCAL_RUNNERS if target != "linux" else fw.LOCAL_RUNNERS.replace(fw.NOW_SECONDS, fw.NOW_DATE))
         parts.append(fw.LOCAL_START)
     parts.append("# --- what it will do -------------------------------------------------------------")
     parts.append("\n".join([
