@@ -42,7 +42,7 @@ STARTS = re.compile(r"^\s*System configuration:\s*type=|^\s*System Configuration
 _CONFIG_RE = re.compile(r"^\s*System configuration:\s*(?P<body>.*)$")
 # powerpc-utils' lparstat on a Linux partition: the title alone, the pairs on the next line ("mem=7759616 kB")
 _LINUX_TITLE_RE = re.compile(r"^\s*System Configuration\s*$")
-_LINUX_KB_RE = re.compile(r"\bmem=(\d+)\s*kB\b")
+_LINUX_KB_RE = re.compile(r"\bmem=(\d{1,20})\s*kB\b")  # (a count no system prints is left as it is, unread)
 _PAIR_RE = re.compile(r"(?<![A-Za-z_])(?P<k>[A-Za-z_]+)=(?P<v>\S+(?:\s+kB)?)")
 _DASHES_RE = re.compile(r"^\s*-{2,}(?:\s+-{2,})*\s*$")
 _HEADER_START = re.compile(r"^\s*%user\s+%sys\b")

@@ -188,7 +188,7 @@ def parse(text: str) -> Parsed:
         if m:
             flags = [f for f in m.group("flags").split(",") if f]
             mtu_m = re.search(r"\bmtu\s+(\d+)", m.group("rest"))
-            cur = Interface(m.group("name"), flags, int(mtu_m.group(1)) if mtu_m else None,
+            cur = Interface(m.group("name"), flags, whole(mtu_m.group(1)) if mtu_m else None,
                             largesend="LARGESEND" in flags, line=lineno, lines={"flags": lineno})
             out.records.append(cur)
             in_table = False
@@ -252,7 +252,7 @@ def _linux_line(cur: Interface, line: str, lineno: int) -> bool:
     m = _LINUX_FLAGS_RE.match(line)
     if m:
         cur.flags = m.group("flags").split()
-        cur.mtu = int(m.group("mtu"))
+        cur.mtu = whole(m.group("mtu"))
         cur.largesend = "LARGESEND" in cur.flags
         cur.lines["flags"] = lineno
         return True
