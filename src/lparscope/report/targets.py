@@ -10,6 +10,7 @@ from typing import Optional
 from rich.console import Console
 
 from ..pipeline_guard import describe
+from .say import tagged
 
 
 def write_report(path: Path, make, err: Console, internal: list[str] | None = None) -> bool:  # type: ignore[no-untyped-def]
@@ -27,10 +28,10 @@ def write_report(path: Path, make, err: Console, internal: list[str] | None = No
         return True
     except Exception as exc:  # any failure of one writer leaves the other reports to be written
         if isinstance(exc, (OSError, ImportError, RuntimeError)) or internal is None:
-            err.print(f"[red]error:[/] cannot write {path}: {getattr(exc, 'strerror', None) or exc}", highlight=False)
+            err.print(tagged("error", f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}"), highlight=False)
         else:
             internal.append(f"{path}: internal error while writing it: {describe(exc)}")
-            err.print(f"[red]internal error:[/] cannot write {path}: {describe(exc)}", highlight=False)
+            err.print(tagged("internal error", f"cannot write {path}: {describe(exc)}"), highlight=False)
         try:
             if not special:
                 tmp.unlink()
