@@ -229,3 +229,27 @@ def test_a_bundle_given_twice_is_read_once(tmp_path: Path) -> None:
     _tar(bundle, [("aix1/lsattr.txt", LSATTR)])
     got = collect([str(bundle), str(tmp_path), str(tmp_path / ".." / tmp_path.name / "coll.tar")])
     assert _members(got) == ["aix1/lsattr.txt"] and len(got.repeated) == 2
+
+
+def test_a_hard_link_is_read_once_and_named_with_the_file_it_is(tmp_path: Path) -> None:
+    """A hard link (another name of one device and inode: a copy made with ``ln``, a collection
+    unpacked twice with links) is the same file: read once, said once with both names."""
+    top = tmp_path / "estate"
+    (top / "aix1").mkdir(parents=True)
+    (top / "other").mkdir()
+    (top / "aix1" / "vmstat_v.txt").write_bytes(VMSTAT_V)
+    (top / "aix1" / "lsattr_hdisk0.txt").write_bytes(LSATTR)
+    os.link(top / "aix1" / "vmstat_v.txt", top / "other" / "vmstat_v.txt")
+    os.link(top / "aix1" / "lsattr_hdisk0.txt", top / "aix1" / "zz_lsattr_copy.txt")
+    report = build_report(analyze([str(top), str(top / "aix1" / "lsattr_hdisk0.txt")], workers=1))
+    assert sorted(i["path"].removeprefix(str(top) + "/") for i in report["inputs"]) == [
+        "aix1/lsattr_hdisk0.txt", "aix1/vmstat_v.txt"]
+    assert [h["name"] for h in report["hosts"]] == ["aix1"]
+    assert report["summary"]["repeated_inputs"] == 3
+    assert [(r["path"].removeprefix(str(top) + "/"), r["same_as"].removeprefix(str(top) + "/"))
+            for r in report["summary"]["repeated"]] == [
+        ("aix1/zz_lsattr_copy.txt", "aix1/lsattr_hdisk0.txt"), ("other/vmstat_v.txt", "aix1/vmstat_v.txt"),
+        ("aix1/lsattr_hdisk0.txt", "aix1/lsattr_hdisk0.txt")]
+    res = CliRunner().invoke(app, ["analyze", str(top), "-q", "--inputs"], env={"COLUMNS": "500"})
+    assert res.exit_code == 0, res.output
+    assert f"{top}/other/vmstat_v.txt  the same file as {top}/aix1/vmstat_v.txt" in res.output

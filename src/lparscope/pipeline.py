@@ -344,7 +344,7 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
     """
     cfg = cfg or Config()
     with heap.long_lived():
-        repeated: list[str] = []  # inputs met again, not read twice
+        repeated: list[tuple[str, str]] = []  # inputs met again, not read twice (name, name read under)
         estate, texts = read_estate(iter_inputs(paths, limits, repeated), tz=tz, progress=progress, workers=workers)
         estate.repeated_inputs = repeated
         heap.settle()
