@@ -253,3 +253,36 @@ def test_a_hard_link_is_read_once_and_named_with_the_file_it_is(tmp_path: Path) 
     res = CliRunner().invoke(app, ["analyze", str(top), "-q", "--inputs"], env={"COLUMNS": "500"})
     assert res.exit_code == 0, res.output
     assert f"{top}/other/vmstat_v.txt  the same file as {top}/aix1/vmstat_v.txt" in res.output
+
+
+# 6. links that lead back to themselves
+
+def test_a_loop_of_links_is_one_unread_input_not_the_end_of_the_run(tmp_path: Path) -> None:
+    top = tmp_path / "estate"
+    (top / "aix1").mkdir(parents=True)
+    (top / "aix1" / "lsattr_hdisk0.txt").write_bytes(LSATTR)
+    (top / "aix1" / "loop").symlink_to("loop")  # Path.resolve raised RuntimeError: the whole run ended
+    (top / "aix1" / "a").symlink_to("b")
+    (top / "aix1" / "b").symlink_to("a")
+    res = CliRunner().invoke(app, ["analyze", str(top), str(top / "aix1" / "loop"), "--inputs", "-q",
+                                   "--json", str(tmp_path / "r.json")], env={"COLUMNS": "500"})
+    assert res.exit_code == 0, res.output
+    report = json.loads((tmp_path / "r.json").read_text())
+    status = {i["path"].removeprefix(str(top) + "/"): (i["status"], i["reason"]) for i in report["inputs"]}
+    assert status["aix1/lsattr_hdisk0.txt"][0] == "parsed"
+    assert all("loop of links" in status[f"aix1/{n}"][1] for n in ("loop", "a", "b")), status
+    assert "link to a missing file, or a loop of links" in res.output  # the loop given by its own name
+
+
+def test_a_loop_among_the_inputs_does_not_turn_off_the_overwrite_guard(tmp_path: Path) -> None:
+    (tmp_path / "loop").symlink_to("loop")
+    top = tmp_path / "estate"
+    top.mkdir()
+    (top / "vmstat_v.txt").write_bytes(VMSTAT_V)
+    res = CliRunner().invoke(app, ["analyze", str(tmp_path / "loop"), str(top), "-q",
+                                   "--json", str(top / "vmstat_v.txt")])
+    assert res.exit_code == 2 and "never writes over what it reads" in res.output, res.output
+    assert (top / "vmstat_v.txt").read_bytes() == VMSTAT_V
+    res = CliRunner().invoke(app, ["analyze", str(top), "-q", "--json", str(tmp_path / "loop")])
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+

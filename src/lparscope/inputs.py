@@ -309,7 +309,11 @@ def iter_inputs(paths: list[str], limits: Limits | None = None,
                 if _first_time(_identity(fpath, real + fpath[len(base):]), display, seen, repeats):
                     yield from _guarded(fpath, display, folder, limits, budget)
             for fpath, display, folder in links:
-                target = Path(fpath).resolve()
+                try:
+                    target = Path(fpath).resolve()
+                except (OSError, RuntimeError):  # a loop of links (Python 3.11 raises RuntimeError)
+                    yield InputProblem(display, LINK_LOOP)
+                    continue
                 if not target.is_relative_to(real_root):
                     yield InputProblem(display, "link pointing outside the folder; not followed")
                 elif _first_time(_identity(fpath, str(target)), display, seen, repeats):
@@ -317,8 +321,13 @@ def iter_inputs(paths: list[str], limits: Limits | None = None,
         elif root.exists():
             if _first_time(_identity(given, os.path.realpath(root)), text_name(str(root)), seen, repeats):
                 yield from _guarded(str(root), text_name(str(root)), text_name(root.resolve().parent.name), limits, budget)
+        elif os.path.islink(given):
+            yield InputProblem(text_name(given), "link to a missing file, or a loop of links; not followed")
         else:
             yield InputProblem(text_name(given), "no such file or folder")
+
+
+LINK_LOOP = "link that leads back to itself (a loop of links); not followed"
 
 
 def _identity(path: str, real: str) -> object:
