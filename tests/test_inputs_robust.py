@@ -255,7 +255,7 @@ def test_a_hard_link_is_read_once_and_named_with_the_file_it_is(tmp_path: Path) 
     assert f"{top}/other/vmstat_v.txt  the same file as {top}/aix1/vmstat_v.txt" in res.output
 
 
-# 6. links that lead back to themselves
+# 6. links that lead back to themselves, names holding control characters
 
 def test_a_loop_of_links_is_one_unread_input_not_the_end_of_the_run(tmp_path: Path) -> None:
     top = tmp_path / "estate"
@@ -286,3 +286,15 @@ def test_a_loop_among_the_inputs_does_not_turn_off_the_overwrite_guard(tmp_path:
     res = CliRunner().invoke(app, ["analyze", str(top), "-q", "--json", str(tmp_path / "loop")])
     assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
 
+
+def test_control_characters_in_names_are_shown_as_escapes(tmp_path: Path) -> None:
+    top = tmp_path / "in"
+    top.mkdir()
+    (top / "evil\nparsed  forged line.txt").write_bytes(LSATTR)
+    (top / "esc\x1b[31mred.txt").write_bytes(VMSTAT_V)
+    res = CliRunner().invoke(app, ["analyze", str(top), "--inputs", "-q", "--json", str(tmp_path / "r.json")])
+    assert res.exit_code == 0, res.output
+    assert "\x1b" not in res.output and "evil\\nparsed  forged line.txt" in res.output
+    assert not any(line.startswith("parsed  forged") for line in res.output.splitlines())
+    paths = {Path(i["path"]).name for i in json.loads((tmp_path / "r.json").read_text())["inputs"]}
+    assert paths == {"evil\\nparsed  forged line.txt", "esc\\x1b[31mred.txt"}
