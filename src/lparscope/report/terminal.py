@@ -87,9 +87,9 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], view: View,
     frames = report.get("frames") or []
     c = counts(findings)
     out.add((f"lparscope {report.get('lparscope_version') or ''}".rstrip(), "head"),
-            f"  {len(hosts)} host(s) (" + ", ".join(f"{n} {r.upper() if r in ('aix', 'vios', 'hmc') else r.capitalize() if r == 'linux' else r}"
-                                                   for r, n in sorted(roles.items())) + ")"
-            f", {len(frames)} frame(s)" + (": " + ", ".join(short_label(str(f.get("name"))) for f in frames[:5]) if frames else "")
+            f"  {len(hosts)} host(s)" + (" (" + ", ".join(f"{n} {r.upper() if r in ('aix', 'vios', 'hmc') else r.capitalize() if r == 'linux' else r}"
+                                                          for r, n in sorted(roles.items())) + ")" if roles else "")
+            + f", {len(frames)} frame(s)" + (": " + ", ".join(short_label(str(f.get("name"))) for f in frames[:5]) if frames else "")
             + (" ..." if len(frames) > 5 else ""))
     read = files.get("parsed", 0) + files.get("partly", 0)
     repeated = summ.get("repeated_inputs") or 0  # the same file given twice (overlapping paths, links): read once
