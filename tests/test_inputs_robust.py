@@ -298,3 +298,20 @@ def test_control_characters_in_names_are_shown_as_escapes(tmp_path: Path) -> Non
     assert not any(line.startswith("parsed  forged") for line in res.output.splitlines())
     paths = {Path(i["path"]).name for i in json.loads((tmp_path / "r.json").read_text())["inputs"]}
     assert paths == {"evil\\nparsed  forged line.txt", "esc\\x1b[31mred.txt"}
+
+
+def test_a_header_naming_no_host_gives_no_empty_host(tmp_path: Path) -> None:
+    """``AAA,host,../../x`` or ``Node Name : ../../x`` (a damaged or hostile header) made a host named
+    "" (its part before the first dot): the host is named after the folder, with a warning."""
+    top = tmp_path / "coll"
+    top.mkdir()
+    nmon = (Path(__file__).parent / "fixtures" / "nmon" / "aix_small.nmon").read_text()
+    (top / "perf.nmon").write_text(nmon.replace("AAA,host,aixtest1", "AAA,host,../../evil host"))
+    lparstat = (Path(__file__).parent / "fixtures" / "lparstat-i" / "aix61_shared_capped_collapsed.txt").read_text()
+    (top / "lparstat_i.txt").write_text("\n".join("Node Name : ../../evil host" if line.startswith("Node") else line
+                                                  for line in lparstat.splitlines() if not line.startswith(("root@", "#"))))
+    estate = analyze([str(top)], workers=1).estate
+    assert "" not in estate.hosts and set(estate.hosts) == {"coll"}, list(estate.hosts)
+    warned = [m for i in estate.inputs for _, m in i.warnings]
+    assert any("AAA,host '../../evil host' is not a host name: the host is named coll" in m for m in warned), warned
+    assert any("Node Name '../../evil host' is not a host name" in m for m in warned), warned

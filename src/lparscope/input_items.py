@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .recording_head import HEAD_BYTES, is_nmon_or_njmon
+from .sources.prompt_line import HOST_NAME_RE
 
 
 @dataclass(frozen=True)
@@ -109,9 +110,11 @@ def _member_folder(member: str, bundle_display: str) -> str:
 
 
 def short_host(name: str) -> str:
-    """Host name without its DNS domain ("aix1.example.com" -> "aix1")."""
+    """Host name without its DNS domain ("aix1.example.com" -> "aix1"); "" for what is no host name
+    (``../../x``, ``web 01``: a damaged or hostile header), so that the file's or folder's name is used."""
     name = name.strip()
-    return name if not name or name[0].isdigit() else name.split(".")[0]
+    name = name if not name or name[0].isdigit() else name.split(".")[0]
+    return name if HOST_NAME_RE.match(name) else ""
 
 
 # The folders AIX ``snap`` writes its outputs in (/tmp/ibmsupt/general, kernel, tcpip, lvm ...; the

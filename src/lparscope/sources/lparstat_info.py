@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..numbers import json_number, whole
-from .base import preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
+from .base import HOST_NAME_RE, preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "lparstat-i"
 TITLE = "lparstat -i"
@@ -249,8 +249,10 @@ def parse(text: str) -> Parsed:
         return out
     _derive(info)
     out.records.append(info)
-    if info.node_name:
+    if info.node_name and HOST_NAME_RE.match(info.node_name):
         out.hostname = info.node_name
+    elif info.node_name:
+        out.warn(info.lines.get("node_name", info.line), f"Node Name {info.node_name[:60]!r} is not a host name")
     return out
 
 
