@@ -315,3 +315,18 @@ def test_a_header_naming_no_host_gives_no_empty_host(tmp_path: Path) -> None:
     warned = [m for i in estate.inputs for _, m in i.warnings]
     assert any("AAA,host '../../evil host' is not a host name: the host is named coll" in m for m in warned), warned
     assert any("Node Name '../../evil host' is not a host name" in m for m in warned), warned
+
+
+def test_a_file_compressed_twice_is_read_as_what_it_holds(tmp_path: Path) -> None:
+    import gzip
+
+    nmon = (Path(__file__).parent / "fixtures" / "nmon" / "aix_small.nmon").read_bytes()
+    (tmp_path / "perf.nmon.gz").write_bytes(gzip.compress(gzip.compress(nmon)))  # was "binary file"
+    (tmp_path / "vmstat_v.txt.gz").write_bytes(gzip.compress(bz2.compress(VMSTAT_V)))
+    deep = nmon
+    for _ in range(6):
+        deep = gzip.compress(deep)
+    (tmp_path / "deep.gz").write_bytes(deep)
+    status = {Path(i.path).name: (i.kind, i.status, i.reason) for i in analyze([str(tmp_path)], workers=1).estate.inputs}
+    assert status["perf.nmon.gz"][:2] == ("nmon", "parsed") and status["vmstat_v.txt.gz"][:2] == ("vmstat-v", "parsed")
+    assert status["deep.gz"] == (None, "unrecognised", "compressed too many times over; not read")

@@ -138,6 +138,10 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
                                    + (" (uncompress it, and give what it holds)" if recording else ""))
                 return
             data = expanded
+            if codec_of(data) is not None:  # compressed twice (a .gz gzipped again): read as what it holds
+                yield from (_from_bytes(display, folder, data, limits, budget, depth + 1) if depth < limits.max_depth
+                            else iter([InputProblem(display, "compressed too many times over; not read")]))
+                return
     if is_z(data):  # Unix compress (AIX snap -c writes snap.pax.Z)
         cap = Z_EXPANDED_FACTOR * limits.max_file_bytes
         try:
