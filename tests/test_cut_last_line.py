@@ -78,3 +78,8 @@ def test_the_open_last_line_is_counted_as_parsers_count_lines() -> None:
     assert not stops_before_last_column(rows + "hdisk2  00c8d4a0a1b2c3d6  datavg  act", len(rows))
     ruled = "a  1\nb  2\n"
     assert not stops_before_last_column(ruled + "-", len(ruled))
+
+
+def test_keys_without_values_are_no_table() -> None:
+    keys = "Partition Name:\nPartition Number:\n"  # a damaged lparstat -i: no value column to stop before
+    assert not stops_before_last_column(keys + "Type:\x1a", len(keys))

@@ -11,7 +11,7 @@ last digits looks whole. Two rules tell a cut line where one can be told, the sa
 
 - the line stops before the last column of the table right above it (the two lines above are
   rows of one table: as many fields, at least two, their last fields starting in one column,
-  two characters' play for right-aligned numbers; not rulers): a field is missing, so the line is
+  two characters' play for right-aligned numbers; not rulers, nor keys without a value): a field is missing, so the line is
   not read (:func:`stops_before_last_column`). Tried on the corpus: no complete file's last line
   is taken for a cut one;
 - the line's parser could not read it (fewer fields than its header, a value without its unit):
@@ -56,6 +56,8 @@ def stops_before_last_column(text: str, start: int) -> bool:
     right above it that stops before that table's last column."""
     above = text[max(0, start - 40_000):start].splitlines()[-2:]  # two lines of at most 16,384 characters
     if len(above) < 2 or any(not line.strip() or _ruler(line) for line in above):
+        return False
+    if any(line.rstrip().endswith(":") for line in above):  # "Key:" lines with no value: no value column
         return False
     fields = [len(line.split()) for line in above]
     if fields[0] != fields[1] or fields[0] < 2:
