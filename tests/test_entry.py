@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -28,3 +29,12 @@ def test_version_loads_no_heavy_module() -> None:
             "if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.splitlines()[-1] == "[]"
+
+
+def test_python_dash_m_runs_the_command_line(tmp_path) -> None:
+    """``python -m lparscope`` is the console script: it analyses, with the same exit code."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.run([sys.executable, "-m", "lparscope", "analyze", str(tmp_path), "-q"],
+                         capture_output=True, text=True, env=env)
+    assert run.returncode == 2, run.stderr  # an empty folder: no supported output (not "no __main__")
+    assert "no supported command output" in run.stderr

@@ -107,7 +107,7 @@ def test_folders_are_listed_in_walk_order_with_links_and_hidden_names(tmp_path, 
         want = [(d, f) for d, f in _walk_order(Path(given)) if "link_in" not in d]  # b/1.txt, read already
         repeated: list[str] = []
         got = [(i.display, getattr(i, "folder", "")) for i in iter_inputs([given], repeated=repeated)]
-        assert [Path(r).name for r in repeated] == ["link_in.txt"]
+        assert [(Path(r).name, Path(first).name) for r, first in repeated] == [("link_in.txt", "1.txt")]
         assert [d for d, _ in got] == [d for d, _ in want]
         assert [f for (d, f) in got if "link_out" not in d] == [f for (d, f) in want if "link_out" not in d]
         assert [i.message for i in iter_inputs([given]) if not hasattr(i, "folder")] == [

@@ -229,3 +229,104 @@ def test_a_bundle_given_twice_is_read_once(tmp_path: Path) -> None:
     _tar(bundle, [("aix1/lsattr.txt", LSATTR)])
     got = collect([str(bundle), str(tmp_path), str(tmp_path / ".." / tmp_path.name / "coll.tar")])
     assert _members(got) == ["aix1/lsattr.txt"] and len(got.repeated) == 2
+
+
+def test_a_hard_link_is_read_once_and_named_with_the_file_it_is(tmp_path: Path) -> None:
+    """A hard link (another name of one device and inode: a copy made with ``ln``, a collection
+    unpacked twice with links) is the same file: read once, said once with both names."""
+    top = tmp_path / "estate"
+    (top / "aix1").mkdir(parents=True)
+    (top / "other").mkdir()
+    (top / "aix1" / "vmstat_v.txt").write_bytes(VMSTAT_V)
+    (top / "aix1" / "lsattr_hdisk0.txt").write_bytes(LSATTR)
+    os.link(top / "aix1" / "vmstat_v.txt", top / "other" / "vmstat_v.txt")
+    os.link(top / "aix1" / "lsattr_hdisk0.txt", top / "aix1" / "zz_lsattr_copy.txt")
+    report = build_report(analyze([str(top), str(top / "aix1" / "lsattr_hdisk0.txt")], workers=1))
+    assert sorted(i["path"].removeprefix(str(top) + "/") for i in report["inputs"]) == [
+        "aix1/lsattr_hdisk0.txt", "aix1/vmstat_v.txt"]
+    assert [h["name"] for h in report["hosts"]] == ["aix1"]
+    assert report["summary"]["repeated_inputs"] == 3
+    assert [(r["path"].removeprefix(str(top) + "/"), r["same_as"].removeprefix(str(top) + "/"))
+            for r in report["summary"]["repeated"]] == [
+        ("aix1/zz_lsattr_copy.txt", "aix1/lsattr_hdisk0.txt"), ("other/vmstat_v.txt", "aix1/vmstat_v.txt"),
+        ("aix1/lsattr_hdisk0.txt", "aix1/lsattr_hdisk0.txt")]
+    res = CliRunner().invoke(app, ["analyze", str(top), "-q", "--inputs"], env={"COLUMNS": "500"})
+    assert res.exit_code == 0, res.output
+    assert f"{top}/other/vmstat_v.txt  the same file as {top}/aix1/vmstat_v.txt" in res.output
+
+
+# 6. links that lead back to themselves, names holding control characters
+
+def test_a_loop_of_links_is_one_unread_input_not_the_end_of_the_run(tmp_path: Path) -> None:
+    top = tmp_path / "estate"
+    (top / "aix1").mkdir(parents=True)
+    (top / "aix1" / "lsattr_hdisk0.txt").write_bytes(LSATTR)
+    (top / "aix1" / "loop").symlink_to("loop")  # Path.resolve raised RuntimeError: the whole run ended
+    (top / "aix1" / "a").symlink_to("b")
+    (top / "aix1" / "b").symlink_to("a")
+    res = CliRunner().invoke(app, ["analyze", str(top), str(top / "aix1" / "loop"), "--inputs", "-q",
+                                   "--json", str(tmp_path / "r.json")], env={"COLUMNS": "500"})
+    assert res.exit_code == 0, res.output
+    report = json.loads((tmp_path / "r.json").read_text())
+    status = {i["path"].removeprefix(str(top) + "/"): (i["status"], i["reason"]) for i in report["inputs"]}
+    assert status["aix1/lsattr_hdisk0.txt"][0] == "parsed"
+    assert all("loop of links" in status[f"aix1/{n}"][1] for n in ("loop", "a", "b")), status
+    assert "link to a missing file, or a loop of links" in res.output  # the loop given by its own name
+
+
+def test_a_loop_among_the_inputs_does_not_turn_off_the_overwrite_guard(tmp_path: Path) -> None:
+    (tmp_path / "loop").symlink_to("loop")
+    top = tmp_path / "estate"
+    top.mkdir()
+    (top / "vmstat_v.txt").write_bytes(VMSTAT_V)
+    res = CliRunner().invoke(app, ["analyze", str(tmp_path / "loop"), str(top), "-q",
+                                   "--json", str(top / "vmstat_v.txt")])
+    assert res.exit_code == 2 and "never writes over what it reads" in res.output, res.output
+    assert (top / "vmstat_v.txt").read_bytes() == VMSTAT_V
+    res = CliRunner().invoke(app, ["analyze", str(top), "-q", "--json", str(tmp_path / "loop")])
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+
+
+def test_control_characters_in_names_are_shown_as_escapes(tmp_path: Path) -> None:
+    top = tmp_path / "in"
+    top.mkdir()
+    (top / "evil\nparsed  forged line.txt").write_bytes(LSATTR)
+    (top / "esc\x1b[31mred.txt").write_bytes(VMSTAT_V)
+    res = CliRunner().invoke(app, ["analyze", str(top), "--inputs", "-q", "--json", str(tmp_path / "r.json")])
+    assert res.exit_code == 0, res.output
+    assert "\x1b" not in res.output and "evil\\nparsed  forged line.txt" in res.output
+    assert not any(line.startswith("parsed  forged") for line in res.output.splitlines())
+    paths = {Path(i["path"]).name for i in json.loads((tmp_path / "r.json").read_text())["inputs"]}
+    assert paths == {"evil\\nparsed  forged line.txt", "esc\\x1b[31mred.txt"}
+
+
+def test_a_header_naming_no_host_gives_no_empty_host(tmp_path: Path) -> None:
+    """``AAA,host,../../x`` or ``Node Name : ../../x`` (a damaged or hostile header) made a host named
+    "" (its part before the first dot): the host is named after the folder, with a warning."""
+    top = tmp_path / "coll"
+    top.mkdir()
+    nmon = (Path(__file__).parent / "fixtures" / "nmon" / "aix_small.nmon").read_text()
+    (top / "perf.nmon").write_text(nmon.replace("AAA,host,aixtest1", "AAA,host,../../evil host"))
+    lparstat = (Path(__file__).parent / "fixtures" / "lparstat-i" / "aix61_shared_capped_collapsed.txt").read_text()
+    (top / "lparstat_i.txt").write_text("\n".join("Node Name : ../../evil host" if line.startswith("Node") else line
+                                                  for line in lparstat.splitlines() if not line.startswith(("root@", "#"))))
+    estate = analyze([str(top)], workers=1).estate
+    assert "" not in estate.hosts and set(estate.hosts) == {"coll"}, list(estate.hosts)
+    warned = [m for i in estate.inputs for _, m in i.warnings]
+    assert any("AAA,host '../../evil host' is not a host name: the host is named coll" in m for m in warned), warned
+    assert any("Node Name '../../evil host' is not a host name" in m for m in warned), warned
+
+
+def test_a_file_compressed_twice_is_read_as_what_it_holds(tmp_path: Path) -> None:
+    import gzip
+
+    nmon = (Path(__file__).parent / "fixtures" / "nmon" / "aix_small.nmon").read_bytes()
+    (tmp_path / "perf.nmon.gz").write_bytes(gzip.compress(gzip.compress(nmon)))  # was "binary file"
+    (tmp_path / "vmstat_v.txt.gz").write_bytes(gzip.compress(bz2.compress(VMSTAT_V)))
+    deep = nmon
+    for _ in range(6):
+        deep = gzip.compress(deep)
+    (tmp_path / "deep.gz").write_bytes(deep)
+    status = {Path(i.path).name: (i.kind, i.status, i.reason) for i in analyze([str(tmp_path)], workers=1).estate.inputs}
+    assert status["perf.nmon.gz"][:2] == ("nmon", "parsed") and status["vmstat_v.txt.gz"][:2] == ("vmstat-v", "parsed")
+    assert status["deep.gz"] == (None, "unrecognised", "compressed too many times over; not read")

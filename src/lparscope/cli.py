@@ -24,6 +24,7 @@ from .report.fixscript import render_fix_scripts
 from .report.json_report import build_report, write_json, write_json_to
 from .pipeline_guard import describe, guarded_charts
 from .report.terminal import View, render_terminal
+from .report.say import escape, tagged
 from .report.targets import check_targets, overwrites_input, write_report
 from .rules.config import DEFAULTS, ConfigError, load
 from .rules.engine import all_rules
@@ -88,7 +89,7 @@ class _progress:
         task = self.progress.add_task("reading")
 
         def step(name: str) -> None:
-            self.progress.update(task, description=f"reading {name}", advance=1)  # type: ignore[union-attr]
+            self.progress.update(task, description=f"reading {escape(name)}", advance=1)  # type: ignore[union-attr]
         return step
 
     def __exit__(self, *exc: object) -> None:
@@ -131,26 +132,26 @@ def analyze(
     out, err = Console(), Console(stderr=True)
     clash = check_targets(paths, {"--json": json_out, "--html": html_out, "--xlsx": xlsx, "--fix-script": fix_script})
     if clash:
-        err.print(f"[red]error:[/] {clash}", highlight=False)
+        err.print(tagged("error", str(clash)), highlight=False)
         raise typer.Exit(EXIT_USAGE)
     if json_out is not None and str(json_out) == "-":
         out = err  # the JSON report goes to standard output alone
     try:
         cfg = load(config)
     except ConfigError as exc:
-        err.print(f"[red]error:[/] {exc}")
+        err.print(tagged("error", str(exc)))
         raise typer.Exit(EXIT_USAGE)
     unknown = (cfg.disabled | cfg.only | set(cfg.severities)) - set(all_rules())
     if unknown:
-        err.print(f"[red]error:[/] {config}: unknown rule id(s): {', '.join(sorted(unknown))} (see: lparscope rules)")
+        err.print(tagged("error", f"{config}: unknown rule id(s): {', '.join(sorted(unknown))} (see: lparscope rules)"))
         raise typer.Exit(EXIT_USAGE)
     if show not in ("auto", "all"):
-        err.print(f"[red]error:[/] --show must be auto or all, not {show!r}")
+        err.print(tagged("error", f"--show must be auto or all, not {show!r}"))
         raise typer.Exit(EXIT_USAGE)
     sevs = _split(severity)
     bad = [x for x in sevs if x.lower() not in _RANK]
     if bad:
-        err.print(f"[red]error:[/] --severity {', '.join(bad)}: use critical, warning or info")
+        err.print(tagged("error", f"--severity {', '.join(bad)}: use critical, warning or info"))
         raise typer.Exit(EXIT_USAGE)
     view = View(inputs=inputs or verbose, quiet=quiet and not verbose, show_all=show == "all" or verbose,
                 severities=[x.lower() for x in sevs], hosts=_split(host), areas=[x.lower() for x in _split(area)])
@@ -160,7 +161,7 @@ def analyze(
         try:
             peak_window = parse_peak(peak)
         except ValueError as exc:
-            err.print(f"[red]error:[/] --peak {peak}: {exc}")
+            err.print(tagged("error", f"--peak {peak}: {exc}"))
             raise typer.Exit(EXIT_USAGE)
     try:
         with _progress(err) as step:
@@ -168,7 +169,7 @@ def analyze(
         report = build_report(analysis, views=True)  # long lists made when read (dict_views.py)
         heap.settle()
     except Exception as exc:  # a bug outside any one input: say so, no traceback
-        err.print(f"[red]internal error:[/] {describe(exc)}", highlight=False)
+        err.print(tagged("internal error", str(describe(exc))), highlight=False)
         raise typer.Exit(EXIT_INTERNAL)
     internal = list(analysis.internal)
     whatif_runs: list = []
@@ -184,7 +185,7 @@ def analyze(
         internal.append(f"terminal report: {describe(exc)}")
     if any(i.kind == "nmon" for i in analysis.estate.inputs):  # njmon recordings do not use the native core
         from .nmon.native import describe as nmon_path
-        err.print(nmon_path(), highlight=False)  # once per run: which nmon reader path was used
+        err.print(nmon_path(), highlight=False, markup=False)  # once per run: which nmon reader path was used
     written: list[tuple[str, Path]] = []
     failed = False
 
@@ -194,7 +195,7 @@ def analyze(
             return
         why = overwrites_input(target, paths)
         if why:  # a fix script named after a host can meet an input's name only now
-            err.print(f"[red]error:[/] not written: {target}: {why}", highlight=False)
+            err.print(tagged("error", f"not written: {target}: {why}"), highlight=False)
             failed = True
             return
         if write_report(target, make, err, internal):
@@ -225,21 +226,21 @@ def analyze(
             scripts = render_fix_scripts(report.get("plan") or {}, fix_script)
         except Exception as exc:  # the other reports are written all the same
             internal.append(f"{fix_script}: internal error while writing it: {describe(exc)}")
-            err.print(f"[red]internal error:[/] cannot write {fix_script}: {describe(exc)}", highlight=False)
+            err.print(tagged("internal error", f"cannot write {fix_script}: {describe(exc)}"), highlight=False)
             scripts = {}
         for target, text in scripts.items():
             emit("fix script", target, lambda p, text=text: p.write_text(text, encoding="utf-8"))
     for label, target in written:
-        out.print(f"{label} report: {target}", highlight=False, soft_wrap=True)
+        out.print(f"{label} report: {target}", highlight=False, soft_wrap=True, markup=False)
     ok = not failed
     read = report["summary"]["files"]["parsed"] + report["summary"]["files"]["partly"]
     if internal:
         for line in internal[:20]:
-            err.print(f"[red]internal error:[/] {line}", highlight=False, soft_wrap=True)
-        err.print(f"{len(internal)} internal error(s): the rest was read and reported (exit {EXIT_INTERNAL})")
+            err.print(tagged("internal error", str(line)), highlight=False, soft_wrap=True)
+        err.print(f"{len(internal)} internal error(s): the rest was read and reported (exit {EXIT_INTERNAL})", markup=False)
         raise typer.Exit(EXIT_INTERNAL)
     if read == 0:
-        err.print("[red]error:[/] no supported command output found in: " + " ".join(text_name(p) for p in paths))
+        err.print(tagged("error", "no supported command output found in: " + " ".join(text_name(p) for p in paths)))
         raise typer.Exit(EXIT_USAGE)
     if not ok:
         raise typer.Exit(EXIT_USAGE)
@@ -252,21 +253,19 @@ def analyze(
 @app.command("rules")
 def list_rules() -> None:
     """List every rule (id, severity, source) by where it lives under rules/, and every threshold."""
-    from rich.markup import escape
-
     from .report.citations import cite
 
     out = Console()
     last = None
     for r in sorted(all_rules().values(), key=lambda r: (r.location, r.id)):
         if r.location != last:
-            out.print(f"\n[bold]rules/{r.location}.py[/]", highlight=False)
+            out.print(f"\n[bold]rules/{escape(r.location)}.py[/]", highlight=False)
             last = r.location
-        out.print(f"  [bold]{r.id}[/] ({r.severity}, {r.category}) {r.title}\n      source: {escape(cite(r.source))}",
+        out.print(f"  [bold]{escape(r.id)}[/] ({r.severity}, {r.category}) {escape(r.title)}\n      source: {escape(cite(r.source))}",
                   highlight=False, soft_wrap=True)
-    out.print("\n[bold]Thresholds[/] (set them under [thresholds] in a --config TOML file)")
+    out.print("\n[bold]Thresholds[/] (set them under \\[thresholds] in a --config TOML file)")
     for name, (value, why) in DEFAULTS.items():
-        out.print(f"  {name} = {value:g}  - {why}", highlight=False)
+        out.print(f"  {name} = {value:g}  - {why}", highlight=False, markup=False)
 
 
 @app.command()
@@ -279,7 +278,7 @@ def explain(rule_id: str = typer.Argument(..., help="A rule id, as `lparscope ru
     r = rules.get(rule_id) or rules.get(rule_id.upper())
     if r is None:
         near = [rid for rid in rules if rule_id.upper().split("-")[0] in rid]
-        Console(stderr=True).print(f"[red]error:[/] no rule {rule_id}" + (f"; related: {', '.join(sorted(near))}" if near else ""))
+        Console(stderr=True).print(tagged("error", f"no rule {rule_id}" + (f"; related: {', '.join(sorted(near))}" if near else "")))
         raise typer.Exit(EXIT_USAGE)
     show(r, Console(), on)
 
@@ -298,7 +297,7 @@ def nmon_export(
     """Write every table of an nmon recording as CSV or Parquet, one file per section."""
     err = Console(stderr=True)
     if to not in ("csv", "parquet"):
-        err.print("[red]error:[/] --to must be csv or parquet")
+        err.print(tagged("error", "--to must be csv or parquet"))
         raise typer.Exit(EXIT_USAGE)
     from .nmon.state import ReadStopped
 
@@ -306,19 +305,19 @@ def nmon_export(
         from .nmon import export, read_nmon
         rec = read_nmon(file, tz=tz)
         from .nmon.native import describe
-        err.print("njmon recording (JSON) read" if rec.kind == "njmon" else describe(), highlight=False)
+        err.print("njmon recording (JSON) read" if rec.kind == "njmon" else describe(), highlight=False, markup=False)
         if not rec.snapshots and not rec.tables:  # nothing of a recording in it: no folder, no header file
             why = "; ".join(w[1] for w in rec.warnings[:3]) or "no nmon or njmon data"
-            err.print(f"[red]error:[/] {file}: nothing to export ({why})", highlight=False)
+            err.print(tagged("error", f"{file}: nothing to export ({why})"), highlight=False)
             raise typer.Exit(EXIT_USAGE)
         outdir.mkdir(parents=True, exist_ok=True)
         written = export(rec, to, outdir)  # type: ignore[arg-type]
     except (OSError, ImportError, ValueError, ReadStopped) as exc:  # ReadStopped: e.g. too many sections
-        err.print(f"[red]error:[/] {file}: {exc}")
+        err.print(tagged("error", f"{file}: {exc}"))
         raise typer.Exit(EXIT_USAGE)
     for w in rec.warnings[:20]:
-        err.print(f"{file}:{w[0]}: {w[1]}", highlight=False)
-    Console().print(f"{len(written)} table(s) written to {outdir} ({rec.snapshots} snapshots, times: {rec.tz})")
+        err.print(f"{file}:{w[0]}: {w[1]}", highlight=False, markup=False)
+    Console().print(f"{len(written)} table(s) written to {outdir} ({rec.snapshots} snapshots, times: {rec.tz})", markup=False)
 
 
 @app.command()

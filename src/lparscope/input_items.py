@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from .recording_head import HEAD_BYTES, is_nmon_or_njmon
+from .sources.prompt_line import HOST_NAME_RE
 
 
 @dataclass(frozen=True)
@@ -87,11 +88,20 @@ _ESCAPED = re.compile("[\udc80-\udcff]")
 def text_name(name: str) -> str:
     """A file, folder or member name as text: bytes that are not UTF-8 (Python keeps them as
     surrogate escapes: a Latin-1 name from an AIX box, a GNU tar member) read as Latin-1, so
-    'h\\udce9te1' shows as 'h\u00e9te1'. Only for showing: the real name still opens the file."""
+    'h\\udce9te1' shows as 'h\u00e9te1'; control characters shown as escapes ('a\\nb', '\\x1b[31m'):
+    a name holding a line end or a terminal escape neither forges a report line nor drives the
+    terminal. Only for showing: the real name still opens the file."""
     if name.isascii():
-        return name
+        return name if name.isprintable() else _visible(name)
     name = _ESCAPED.sub(lambda m: chr(ord(m.group()) - 0xDC00), name)
-    return name.encode("utf-8", "replace").decode("utf-8")  # any other lone surrogate: '?'
+    return _visible(name.encode("utf-8", "replace").decode("utf-8"))  # any other lone surrogate: '?'
+
+
+_CONTROL_CHAR = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1 (0x9b is a CSI to some terminals)
+
+
+def _visible(name: str) -> str:
+    return _CONTROL_CHAR.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), name)
 
 
 def _member_folder(member: str, bundle_display: str) -> str:
@@ -100,9 +110,11 @@ def _member_folder(member: str, bundle_display: str) -> str:
 
 
 def short_host(name: str) -> str:
-    """Host name without its DNS domain ("aix1.example.com" -> "aix1")."""
+    """Host name without its DNS domain ("aix1.example.com" -> "aix1"); "" for what is no host name
+    (``../../x``, ``web 01``: a damaged or hostile header), so that the file's or folder's name is used."""
     name = name.strip()
-    return name if not name or name[0].isdigit() else name.split(".")[0]
+    name = name if not name or name[0].isdigit() else name.split(".")[0]
+    return name if HOST_NAME_RE.match(name) else ""
 
 
 # The folders AIX ``snap`` writes its outputs in (/tmp/ibmsupt/general, kernel, tcpip, lvm ...; the

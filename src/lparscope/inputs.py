@@ -5,7 +5,8 @@ Bundles are read in place (never extracted to disk). Members that are links, dev
 climbing out of the bundle (``../``) are refused (an absolute name, as AIX tar keeps it, is read
 as relative), and size limits guard against archive bombs. Archives are recognised by their
 content (magic bytes), not by their file name. A file reached twice (overlapping paths given,
-a link to a file read already) is read once.
+a link to a file read already, a hard link: one device and inode) is read once, and the name it
+was met under again is kept with the name it was read under.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from .pipeline_guard import describe
 class Collected:
     files: list[InputFile] = field(default_factory=list)
     problems: list[InputProblem] = field(default_factory=list)
-    repeated: list[str] = field(default_factory=list)  # inputs not read again (iter_inputs' ``repeated``)
+    repeated: list[tuple[str, str]] = field(default_factory=list)  # inputs not read again (iter_inputs' ``repeated``)
 
 
 CHUNK = 1024 * 1024
@@ -137,6 +138,10 @@ def _from_bytes(display: str, folder: str, data: bytes, limits: Limits, budget: 
                                    + (" (uncompress it, and give what it holds)" if recording else ""))
                 return
             data = expanded
+            if codec_of(data) is not None:  # compressed twice (a .gz gzipped again): read as what it holds
+                yield from (_from_bytes(display, folder, data, limits, budget, depth + 1) if depth < limits.max_depth
+                            else iter([InputProblem(display, "compressed too many times over; not read")]))
+                return
     if is_z(data):  # Unix compress (AIX snap -c writes snap.pax.Z)
         cap = Z_EXPANDED_FACTOR * limits.max_file_bytes
         try:
@@ -283,14 +288,16 @@ def _guarded(path: str, display: str, folder: str, limits: Limits, budget: _Budg
         yield InputProblem(display, f"internal error while reading it: {describe(exc)}", internal=True)
 
 
-def iter_inputs(paths: list[str], limits: Limits | None = None, repeated: list[str] | None = None) -> Iterator[Item]:
+def iter_inputs(paths: list[str], limits: Limits | None = None,
+                repeated: list[tuple[str, str]] | None = None) -> Iterator[Item]:
     """Everything readable under ``paths``, one file at a time, in a stable order, with what
-    could not be read. Nothing is held beyond the item being handed out. Each real file is read
-    once: one reached again (overlapping paths given, a link to a file read already) is not, and
-    its name goes to ``repeated``. Names are shown as text (:func:`input_items.text_name`)."""
+    could not be read. Nothing is held beyond the item being handed out. Each file is read once:
+    one reached again (overlapping paths given, a link to a file read already, a hard link of it)
+    is not, and ``repeated`` gets (its name, the name it was read under). Names are shown as text
+    (:func:`input_items.text_name`)."""
     limits = limits or Limits()
     budget = _Budget(limits)
-    seen: set[str] = set()  # the real paths read so far
+    seen: dict[object, str] = {}  # each file read so far (device and inode) -> the name it was read under
     repeats = repeated if repeated is not None else []
     for given in paths:
         root = Path(given)
@@ -302,28 +309,49 @@ def iter_inputs(paths: list[str], limits: Limits | None = None, repeated: list[s
                 if link:
                     links.append((fpath, display, folder))
                     continue
-                # below a resolved folder, a file that is not a link is where its path says (no system call)
-                if _first_time(real + fpath[len(base):], display, seen, repeats):
+                # below a resolved folder, a file that is not a link is where its path says (no realpath call)
+                if _first_time(_identity(fpath, real + fpath[len(base):]), display, seen, repeats):
                     yield from _guarded(fpath, display, folder, limits, budget)
             for fpath, display, folder in links:
-                target = Path(fpath).resolve()
+                try:
+                    target = Path(fpath).resolve()
+                except (OSError, RuntimeError):  # a loop of links (Python 3.11 raises RuntimeError)
+                    yield InputProblem(display, LINK_LOOP)
+                    continue
                 if not target.is_relative_to(real_root):
                     yield InputProblem(display, "link pointing outside the folder; not followed")
-                elif _first_time(str(target), display, seen, repeats):
+                elif _first_time(_identity(fpath, str(target)), display, seen, repeats):
                     yield from _guarded(fpath, display, folder, limits, budget)
         elif root.exists():
-            if _first_time(os.path.realpath(root), text_name(str(root)), seen, repeats):
+            if _first_time(_identity(given, os.path.realpath(root)), text_name(str(root)), seen, repeats):
                 yield from _guarded(str(root), text_name(str(root)), text_name(root.resolve().parent.name), limits, budget)
+        elif os.path.islink(given):
+            yield InputProblem(text_name(given), "link to a missing file, or a loop of links; not followed")
         else:
             yield InputProblem(text_name(given), "no such file or folder")
 
 
-def _first_time(real: str, display: str, seen: set[str], repeats: list[str]) -> bool:
-    """Whether the file at real path ``real`` is met for the first time in this run (else noted in ``repeats``)."""
-    if real in seen:
-        repeats.append(display)
+LINK_LOOP = "link that leads back to itself (a loop of links); not followed"
+
+
+def _identity(path: str, real: str) -> object:
+    """What makes a file the same file whatever its name: its device and inode (hard links share
+    them; a link is followed), else (it cannot be stat'ed: it is then reported unreadable) its real path."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return real
+    return (st.st_dev, st.st_ino)
+
+
+def _first_time(key: object, display: str, seen: dict[object, str], repeats: list[tuple[str, str]]) -> bool:
+    """Whether the file ``key`` (:func:`_identity`) is met for the first time in this run (else
+    ``repeats`` gets its name with the name it was read under)."""
+    first = seen.get(key)
+    if first is not None:
+        repeats.append((display, first))
         return False
-    seen.add(real)
+    seen[key] = display
     return True
 
 

@@ -26,6 +26,8 @@ from .input_items import read_deferred
 from .inputs import InputFile, InputProblem
 from .pipeline_guard import TimeBudgetExceeded, describe, file_seconds, time_budget
 from .sources import Registry
+from .sources.base import ParseWarning
+from .sources.cut_line import CUT_ROW, MAY_BE_CUT, open_last_line, stops_before_last_column
 from .sources.detect import split_and_classify
 from .sources.filenames import classify_with_hint, not_command_output
 from .sources.shared_strings import share
@@ -83,6 +85,11 @@ def _prepare(display: str, text: str, registry: dict | None, strings: dict[str, 
         return Prepared(skip=f"large file ({len(text) // 1024} KB) with no supported command output "
                              f"in its first {PROBE_BYTES // 1024} KB; not read further", skip_folder=True)
     packed = pack(text)
+    notes = []
+    cut = open_last_line(text)  # the file ends inside its last line: was it cut? (sources/cut_line.py)
+    if cut is not None and stops_before_last_column(text, cut[1]):
+        notes.append((cut[0], CUT_ROW))
+        text, cut = text[:cut[1]], None  # a row missing its last fields: not read
     try:
         segments, hint, shift = classify_with_hint(text, display, registry)
     except Exception as exc:
@@ -97,8 +104,18 @@ def _prepare(display: str, text: str, registry: dict | None, strings: dict[str, 
             except Exception as exc:  # a parser bug must not end the run
                 error = f"internal error in the {seg.kind} parser: {describe(exc)}"
         seg.text, seg.parsed = "", None  # parsed: the file's text travels back once, packed (a thousand hosts' 112 MB went twice)
+        if cut is not None and parsed is not None:
+            _may_be_cut(parsed, cut[0] - (seg.start - 1 - shift))
         results.append((seg, parsed, error))
-    return Prepared(segments=segments, hint=hint, shift=shift, results=results, packed=packed)
+    return Prepared(segments=segments, hint=hint, shift=shift, results=results, packed=packed, notes=notes)
+
+
+def _may_be_cut(parsed: Any, line: int) -> None:
+    """A warning of ``parsed`` on the file's open last line (its ``line`` in the output) says the
+    file ends inside that line."""
+    for k, w in enumerate(parsed.warnings):
+        if w.line == line:
+            parsed.warnings[k] = ParseWarning(w.line, f"{w.message} ({MAY_BE_CUT})")
 
 
 def parse_segment(seg: Any, registry: dict, strings: dict[str, str]) -> Any:

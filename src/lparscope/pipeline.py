@@ -47,9 +47,9 @@ def _file_host(segments_hosts: list[str | None], folder: str, display: str, name
     """The content's host, else the host the file name starts with, else the folder's name (unless
     it is a generic one, "files", "logs", a command's), else the file's own name."""
     for h in segments_hosts:
-        if h:
+        if h and short_host(h):
             return short_host(h)
-    if name_host:
+    if name_host and short_host(name_host):
         return short_host(name_host)
     return folder if names_a_host(folder) else PurePath(display.split("!")[-1]).stem
 
@@ -143,7 +143,7 @@ def _read_text_file(estate: Estate, f: InputFile, registry: Registry, texts: dic
     host_from_name = not any(hosts)
     file_notes = notes_by_output(pre.notes, [max(s.start - shift, 1) for s, _, _ in results])
     for k, ((seg, parsed, error), own) in enumerate(zip(results, hosts)):
-        host_name = short_host(own) if own else default_host
+        host_name = (short_host(own) if own else "") or default_host
         hint_note = _hint_note(hint, k == 0 and shift > 0, host_from_name)
         offset = seg.start - 1 - shift
         first = max(seg.start - shift, 1)
@@ -225,8 +225,9 @@ def read_nmon_file(estate: Estate, f: InputFile, registry: Registry, tz: str | N
     from .model.nmon import apply_recording
     from .nmon.bbbp import command_of
 
-    host_name = short_host(rec.host) if rec.host else _file_host([], f.folder, f.display)
-    warnings = list(rec.warnings)
+    host_name = (short_host(rec.host) if rec.host else "") or _file_host([], f.folder, f.display)
+    warnings = list(rec.warnings) + ([] if not rec.host or short_host(rec.host) else [(
+        rec.header_lines.get("host", 1), f"AAA,host {rec.host[:60]!r} is not a host name: the host is named {host_name}")])
     host = estate.host(host_name)
     try:
         warnings += apply_recording(host, rec, f.display)
@@ -344,7 +345,7 @@ def analyze(paths: list[str], cfg: Config | None = None, limits: Limits | None =
     """
     cfg = cfg or Config()
     with heap.long_lived():
-        repeated: list[str] = []  # inputs met again, not read twice
+        repeated: list[tuple[str, str]] = []  # inputs met again, not read twice (name, name read under)
         estate, texts = read_estate(iter_inputs(paths, limits, repeated), tz=tz, progress=progress, workers=workers)
         estate.repeated_inputs = repeated
         heap.settle()

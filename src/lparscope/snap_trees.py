@@ -68,6 +68,6 @@ def content_host(pre: Prepared) -> str | None:
         return None
     for seg, parsed, _ in pre.results:
         own = (parsed.hostname if parsed else None) or (seg.prompt.host if seg.prompt else None)
-        if own:
+        if own and short_host(own):
             return short_host(own)
     return None

@@ -20,6 +20,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from .report.say import escape, tagged
+
 EXIT_OK, EXIT_USAGE = 0, 2
 
 
@@ -88,7 +90,7 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
 
     clash = check_targets(paths, {"--json": json_out, "--html": html_out})
     if clash:
-        err.print(f"[red]error:[/] {clash}", highlight=False)
+        err.print(tagged("error", str(clash)), highlight=False)
         return EXIT_USAGE
     wanted: list[ch.Change] = []
     try:
@@ -97,39 +99,39 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
             try:
                 text = changes_file.read_text(encoding="utf-8-sig")
             except (OSError, UnicodeDecodeError) as exc:
-                err.print(f"[red]error:[/] cannot read {changes_file}: {exc}")
+                err.print(tagged("error", f"cannot read {changes_file}: {exc}"))
                 return EXIT_USAGE
             wanted += ch.parse_file(text, str(changes_file))
     except ch.ChangeError as exc:
-        err.print(f"[red]error:[/] {exc}", highlight=False)
+        err.print(tagged("error", str(exc)), highlight=False)
         return EXIT_USAGE
     try:
         targets = [parse_target(t) for t in onto or []]
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}", highlight=False)
+        err.print(tagged("error", str(exc)), highlight=False)
         return EXIT_USAGE
     if not 0 <= headroom < 1:
-        err.print("[red]error:[/] --headroom must be a fraction between 0 and 1, e.g. 0.10")
+        err.print(tagged("error", "--headroom must be a fraction between 0 and 1, e.g. 0.10"))
         return EXIT_USAGE
     wpars = [w.strip() for w in (wpar or "").split(",") if w.strip()]
     if censored_extra < 0 or censored_extra > 10:
-        err.print("[red]error:[/] --censored-extra must be between 0 and 10 (a fraction: 0.10 = 10 %)")
+        err.print(tagged("error", "--censored-extra must be between 0 and 10 (a fraction: 0.10 = 10 %)"))
         return EXIT_USAGE
     analysis = run_analysis(paths)
     traces = estate_traces(analysis.estate)
     if not traces:
-        err.print("[red]error:[/] no frame with measured processor use (HMC lslparutil samples or nmon "
-                  "recordings of partitions the HMC data names) in: " + " ".join(paths))
+        err.print(tagged("error", "no frame with measured processor use (HMC lslparutil samples or nmon "
+                  "recordings of partitions the HMC data names) in: " + " ".join(paths)))
         return EXIT_USAGE
     names = {lab for tr in traces for lab in tr.labels} | {f"pool{p.pool}" for tr in traces for p in tr.settings.partitions}
     if wanted:
         missing = ch.unmatched(wanted, names)
         if missing:
-            err.print("[red]error:[/] no replayed partition or pool named: " + ", ".join(sorted({c.target for c in missing}))
-                      + " (known: " + ", ".join(sorted(names)) + ")", highlight=False)
+            err.print(tagged("error", "no replayed partition or pool named: " + ", ".join(sorted({c.target for c in missing}))
+                      + " (known: " + ", ".join(sorted(names)) + ")"), highlight=False)
             return EXIT_USAGE
     def note(text: str) -> None:
-        err.print(f"[yellow]note:[/] {text}", highlight=False)
+        err.print(tagged("note", str(text)), highlight=False)
 
     frames, comparisons, origin = replay_estate(analysis.plan, traces, wanted, source, censored_extra, note)
     section: dict[str, Any] = {"changes_from": origin, "censored_extra": censored_extra, "frames": frames}
@@ -150,7 +152,7 @@ def run(paths: list[str], change: list[str], changes_file: Optional[Path], sourc
         ok &= _write(html_out, render_whatif_html(report, whatif_charts(comparisons)), err)
     for label, target in (("JSON", json_out), ("HTML", html_out)):
         if target is not None:
-            out.print(f"{label} report: {target}")
+            out.print(f"{label} report: {target}", markup=False)
     return EXIT_OK if ok else EXIT_USAGE
 
 
@@ -183,30 +185,30 @@ def _write(path: Path, text: str, err: Console) -> bool:
         path.write_text(text, encoding="utf-8")
         return True
     except OSError as exc:
-        err.print(f"[red]error:[/] cannot write {path}: {exc.strerror or exc}")
+        err.print(tagged("error", f"cannot write {path}: {exc.strerror or exc}"))
         return False
 
 
 def _terminal_consolidation(out: Console, con: dict[str, Any]) -> None:
     for t in con.get("targets", []):
-        out.print(f"\n[bold]Onto {t['name']}[/] ({t['cores']:g} cores): {', '.join(t['partitions']) or 'nothing'}; "
+        out.print(f"\n[bold]Onto {escape(t['name'])}[/] ({t['cores']:g} cores): {escape(', '.join(t['partitions'])) or 'nothing'}; "
                   f"peak of the sum {t['peak_sum']:g} cores (sum of peaks {t['sum_of_peaks']:g}), "
                   f"headroom {t['headroom_cores']:g} cores", highlight=False)
     for u in con.get("unplaced", []):
-        out.print(f"[yellow]did not fit:[/] {u['partition']}: {u['reason']}", highlight=False)
+        out.print(tagged("did not fit", f"{u['partition']}: {u['reason']}"), highlight=False)
     if "wpar_error" in con:
-        out.print(f"[yellow]WPAR consolidation:[/] {con['wpar_error']}", highlight=False)
+        out.print(tagged("WPAR consolidation", f"{con['wpar_error']}"), highlight=False)
     g = con.get("wpar")
     if g:
-        out.print(f"\n[bold]WPARs[/] {', '.join(g['wpars'])} on one global LPAR: EC {g['recommended_ec']}, "
+        out.print(f"\n[bold]WPARs[/] {escape(', '.join(g['wpars']))} on one global LPAR: EC {g['recommended_ec']}, "
                   f"{g['recommended_vp']} VP (sum of averages {g['sum_of_averages']:g}, peak of the sum "
-                  f"{g['peak_of_sum']:g}, sum of peaks {g['sum_of_peaks']:g}; {g['source']})", highlight=False)
+                  f"{g['peak_of_sum']:g}, sum of peaks {g['sum_of_peaks']:g}; {escape(str(g['source']))})", highlight=False)
 
 
 def _terminal(out: Console, section: dict[str, Any], quiet: bool) -> None:
-    out.print(f"[bold]What if[/]: today's settings against {section['changes_from']}", highlight=False)
+    out.print(f"[bold]What if[/]: today's settings against {escape(str(section['changes_from']))}", highlight=False)
     for f in section["frames"]:
-        out.print(f"\n[bold]Frame {f['frame']}[/]: {f['intervals']} intervals of {f['step_s'] // 60} min "
+        out.print(f"\n[bold]Frame {escape(f['frame'])}[/]: {f['intervals']} intervals of {f['step_s'] // 60} min "
                   f"({f['start']} to {f['end']})", highlight=False)
         t = Table(show_edge=False, pad_edge=False)
         for col in ("partition", "today", "changed", "starved", "unmet core-h", "worst unmet"):
@@ -220,26 +222,26 @@ def _terminal(out: Console, section: dict[str, Any], quiet: bool) -> None:
                       f"{p['before']['starved_intervals']} -> {p['after']['starved_intervals']}",
                       f"{p['before']['unmet_core_hours']:g} -> {p['after']['unmet_core_hours']:g}",
                       f"{p['after']['worst_unmet']:g}" + (f" at {p['after']['worst_at']}" if p['after']['worst_at'] else ""))
-        out.print(t)
+        out.print(t, markup=False)
         out.print(f"entitled {f['entitled_before']:g} -> {f['entitled_after']:g} cores; "
                   f"intervals with a starved partition: {f['starved_intervals_before']} -> {f['starved_intervals_after']}",
-                  highlight=False)
-        out.print(f["verdict"], highlight=False)
+                  highlight=False, markup=False)
+        out.print(f["verdict"], highlight=False, markup=False)
         for st in f["plan_steps"]:
             for v in st["starves"]:
-                out.print(f"[yellow]warning:[/] plan step {st['step']} starves {v['partition']} in "
-                          f"{v['more_intervals']} more interval(s)", highlight=False)
+                out.print(tagged("warning", f"plan step {st['step']} starves {v['partition']} in "
+                          f"{v['more_intervals']} more interval(s)"), highlight=False)
         for v in f["starved_by_change"]:
-            out.print(f"[yellow]warning:[/] the changes starve {v}, which they do not touch", highlight=False)
+            out.print(tagged("warning", f"the changes starve {v}, which they do not touch"), highlight=False)
         for pr in f["problems_new"]:
-            out.print(f"[yellow]warning:[/] the changed settings are not valid: {pr}", highlight=False)
+            out.print(tagged("warning", f"the changed settings are not valid: {pr}"), highlight=False)
         for n in f["notes"]:
-            out.print(f"note: {n}", highlight=False)
+            out.print(f"note: {n}", highlight=False, markup=False)
     if section.get("consolidation"):
         _terminal_consolidation(out, section["consolidation"])
     for host, m in (section.get("ame") or {}).items():
         rec, runs = m.get("recommended"), m.get("across_runs") or {}
-        line = f"\n[bold]AME {host}[/]: {m['runs']} amepat run(s)"
+        line = f"\n[bold]AME {escape(host)}[/]: {m['runs']} amepat run(s)"
         if rec:
             line += (f"; recommended factor {rec['factor']} = {rec['true_memory_mb']:.0f} MB true memory, "
                      f"AME CPU {rec['ame_cpu'] if rec['ame_cpu'] is not None else '?'} cores")
@@ -248,7 +250,7 @@ def _terminal(out: Console, section: dict[str, Any], quiet: bool) -> None:
             line += f"; most memory saved per AME core at factor {k['factor']} ({k['true_memory_mb']:.0f} MB, {k['ame_cpu']} cores)"
         out.print(line, highlight=False)
         if runs.get("oscillating"):
-            out.print(f"[yellow]warning:[/] {host}: {runs['verdict']} ({runs['source']})", highlight=False)
+            out.print(tagged("warning", f"{host}: {runs['verdict']} ({runs['source']})"), highlight=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -268,7 +270,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Replay the shared processor pools on measured use: today's settings against changed ones."""
         if source not in ("auto", "sizing", "plan"):
-            Console(stderr=True).print("[red]error:[/] --from must be auto, plan or sizing")
+            Console(stderr=True).print(tagged("error", "--from must be auto, plan or sizing"))
             raise typer.Exit(EXIT_USAGE)
         raise typer.Exit(run(paths, change, changes_file, source, censored_extra, json_out, html_out, quiet,
                              onto, wpar, headroom))

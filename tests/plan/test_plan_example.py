@@ -85,9 +85,11 @@ def test_no_placeholder_where_the_model_knows_the_name(analysis, tmp_path):
     for line in hmc.splitlines():
         if line.startswith("change ") and any(f"'{h}'" in line for h in joined):
             assert MS not in line and PROFILE not in line
-    # aix5 has no HMC data: its changes say what they need
+    # aix5 is not in the HMC listing: its frame is named by the serial its nmon header gives (HMC
+    # commands take it), its profile is not known, and its changes say so
     aix5 = [c for c in plan.changes if c.host == "aix5" and c.change.on_hmc]
-    assert aix5 and all(any("managed-system name" in n for n in c.needs) for c in aix5)
+    assert aix5 and all(c.frame == "p9frame1" for c in aix5)
+    assert all([n.split(" (")[0] for n in c.needs] == ["profile name of aix5"] for c in aix5)
 
 
 def test_plan_ec_equals_the_measured_sizing(analysis):

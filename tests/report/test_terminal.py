@@ -220,3 +220,9 @@ def test_a_host_measured_but_not_sized_says_why_not_none(report: dict) -> None:
     text = "\n".join(render(r, show_all=True))
     assert "no recommendation (only 1 sample(s): too few to recommend EC and VPs)" in re.sub(r"\s+", " ", text)
     assert "None" not in text
+
+
+def test_a_run_without_hosts_says_so_without_empty_brackets(tmp_path: Path) -> None:
+    (tmp_path / "empty.txt").write_text("")
+    lines = render(build_report(analyze([str(tmp_path)], workers=1)))
+    assert lines[0].endswith("0 host(s), 0 frame(s)"), lines[0]

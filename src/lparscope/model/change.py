@@ -61,6 +61,14 @@ SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.:+-]+$")
 
 MS = "<managed-system>"
 PROFILE = "<profile>"
+#: A managed system named by machine type, model and serial (model/mtms.py), as HMC commands take it.
+MTMS_NAME = re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{3}\*[0-9A-Z]{5,12}$")
+
+
+def hmc_word(frame: str) -> str:
+    """A managed system as a command text names it: ``'9009-42A*7812C4X'`` quoted (the ``*`` is
+    a pattern to a shell), a name or the placeholder as it is."""
+    return f"'{frame}'" if MTMS_NAME.match(frame) else frame
 
 # Partition attributes changed by DLPAR: (chhwres resource, flag or -a, format).
 DLPAR_ATTRS = {
@@ -171,7 +179,7 @@ def command_forms(c: ProposedChange, frame: str | None = None, profile: str | No
     quoted helpers instead of these texts.
     """
     value = c.target if target is None else target
-    ms, prof = frame or c.frame or MS, profile or PROFILE
+    ms, prof = hmc_word(frame or c.frame or MS), profile or PROFILE
     out: dict[str, list[str]] = {"root": [], "padmin": [], "hmc": []}
     v = fmt_value(c.attribute, value)
     if c.on_hmc:

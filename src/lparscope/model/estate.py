@@ -284,8 +284,9 @@ class Estate:
     frames: dict[str, Any] = field(default_factory=dict)
     # How each host was joined to a partition of the HMC data, or why not (model/frame_join.JoinNote).
     joins: list[Any] = field(default_factory=list)
-    # Inputs not read again: the same real file given twice (overlapping paths, a link to a file read already).
-    repeated_inputs: list[str] = field(default_factory=list)
+    # Inputs not read again: the same file met twice (overlapping paths, a link to a file read already, a
+    # hard link): (the name it was met under again, the name it was read under).
+    repeated_inputs: list[tuple[str, str]] = field(default_factory=list)
 
     def host(self, name: str) -> Host:
         if name not in self.hosts:

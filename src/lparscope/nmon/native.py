@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .snapshots import ReadLines
+from .source import line_text
 from . import state as limits
 from .state import TooManySections
 
@@ -77,7 +78,7 @@ def read_into(r: "Routing", src: "Source") -> None:
     for k, (line, raw) in enumerate(scan.text):  # AAA, BBB*, ZZZZ, headers, ERROR ... as by the pure path
         if not k & 1023:
             r.on_time()
-        r._text_line(line, raw.decode("utf-8", "replace"), line == total)
+        r._text_line(line, line_text(raw), line == total)
     for line, fields, tag in scan.wide:
         r.wide_row(line, tag, fields)
     z = scan.zzzz  # the ZZZZ lines of the usual form, split natively

@@ -20,7 +20,7 @@ import numpy as np
 from . import fast
 from .routing import Routing
 from .snapshots import ReadLines
-from .source import Source, ends_with_newline, roomy_malloc
+from .source import Source, ends_with_newline, line_text, roomy_malloc
 from .state import MAX_FIELDS, TAG_RE, TEXT_TAGS, WARN_CAP, Section
 
 if fast.HAVE_ARROW:
@@ -83,7 +83,7 @@ class PurePasses(Routing):
             if not k & 1023:
                 self.on_time()
             raw = bytes(chunk[starts[i]:ends[i]])
-            self._text_line(line0 + i + 1, raw.decode("utf-8", "replace"), last and i == n - 1)
+            self._text_line(line0 + i + 1, line_text(raw), last and i == n - 1)
         drows = np.flatnonzero(data)
         dsec = sec_of_tag[tid[drows]]
         # stable sort by section: a radix sort when the ids fit 16 bits (always, but for odd files)

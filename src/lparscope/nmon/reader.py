@@ -45,7 +45,7 @@ from .model import NmonRecording
 from ..recording_head import is_njmon
 from .njmon import read_njmon
 from .routing import Routing
-from .source import Source, is_nmon, looks_like_records, tame_malloc
+from .source import Source, is_nmon, line_text, looks_like_records, tame_malloc
 from .state import apply_tail_rows
 from .tables import Tables
 
@@ -87,7 +87,7 @@ def read_nmon(source: str | os.PathLike[str] | bytes, tz: str | None = None,
     head = src.head(65536)  # the native core reads the file itself: only its head is read here
     if is_njmon(head):  # njmon's JSON: its own reader, into the same recording
         raw = src.data if src.data is not None else src.path.read_bytes()  # type: ignore[union-attr]
-        text = raw.decode("utf-8", "replace")
+        text = line_text(raw)  # UTF-8, else Latin-1, as a text file
         del raw  # the text alone is kept while it is read
         rec = read_njmon(text, tz)
         rec.bytes_read = src.size

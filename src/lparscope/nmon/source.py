@@ -212,3 +212,14 @@ def ends_with_newline(src: Source) -> bool:
 def looks_like_records(head: bytes) -> bool:
     """An nmon excerpt without its AAA header still has TAG,Tnnnn rows."""
     return re.search(rb"(?m)^(?:[A-Z][A-Z0-9_]*,T\d{4,},|BBBP,\d+,)", head) is not None
+
+
+def line_text(raw: bytes) -> str:
+    """A text line of a recording (AAA, BBBP, ZZZZ, headers ...) as text files are read: UTF-8, else
+    Latin-1, never a replacement character. A host name from an ISO8859-1 box (``AAA,host,s\\xe9rveur1``)
+    reads as the same name its lparstat -i or hostname output gives, whichever encoding each file
+    has. (Table cells keep the native core's reading, lossy UTF-8, the same on every path.)"""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")

@@ -1,7 +1,9 @@
 """Real names for HMC commands: the managed system, the partition and its profile, from the model.
 
 A name the inputs do not give is left as None; the change then lists what it needs (shown in the
-reports and as a placeholder in the HMC script, which refuses to run that change).
+reports and as a placeholder in the HMC script, which refuses to run that change). A frame the HMC
+data does not name is named by its machine type, model and serial when the host's outputs say them
+(``9009-42A*7812C4X``, model/mtms.py): every HMC command takes that form.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from typing import Any
 
 from ..model.estate import Estate
 from ..model.frame import Frame, FramePartition
+from ..model.change import MS, hmc_word
+from ..model.mtms import frame_of_host
 
 
 @dataclass
@@ -87,6 +91,8 @@ def names(estate: Estate, host: str, obj: str, frame_name: str | None = None, *,
     fr, fp = locate(estate, host, obj, frame_name, by_partition=by_partition, index=index)
     needs: list[str] = []
     frame = fr.name if fr is not None and fr.named else frame_name
+    if frame is None and fr is None:
+        frame = frame_of_host(estate, estate.hosts.get(host))  # by its frame serial or type-model and serial
     if fp is not None:
         lpar = fp.name
     else:
@@ -96,7 +102,7 @@ def names(estate: Estate, host: str, obj: str, frame_name: str | None = None, *,
     if frame is None:
         needs.append(f"managed-system name of {lpar} (HMC: lssyscfg -r sys -F name; or the HMC outputs of its frame)")
     if profile is None:
-        needs.append(f"profile name of {lpar} (HMC: lssyscfg -r lpar -m <managed-system> -F name,curr_profile)")
+        needs.append(f"profile name of {lpar} (HMC: lssyscfg -r lpar -m {hmc_word(frame or MS)} -F name,curr_profile)")
     return frame, lpar, profile, needs, fp
 
 
@@ -105,13 +111,19 @@ def name_findings(estate: Estate, findings: list[Any], index: Joins | None = Non
     command texts (rules write placeholders for the first two: a host's own outputs do not name its
     frame; and the partition name the host's outputs give, :attr:`Host.lpar_name`, which the HMC
     partition the host is joined to corrects)."""
-    from ..model.change import MS, PROFILE
+    from ..model.change import PROFILE
 
     if index is None and len(findings) > 1:
         index = joins(estate)
+    mtms: dict[str, str | None] = {}
     for f in findings:
         fr, fp = locate(estate, f.host, index=index)
-        if fr is None:
+        if fr is None:  # not in the HMC data: its frame by serial, or type-model and serial, as its outputs say them
+            if f.host not in mtms:
+                mtms[f.host] = frame_of_host(estate, estate.hosts.get(f.host))
+            if mtms[f.host]:
+                for block in (f.fix, f.rollback):
+                    block.hmc[:] = [line.replace(MS, hmc_word(mtms[f.host])) for line in block.hmc]  # type: ignore[arg-type]
             continue
         swaps = [(MS, fr.name if fr.named else None), (PROFILE, fp.profile_name if fp is not None else None)]
         host = estate.hosts.get(f.host)

@@ -59,7 +59,7 @@ def explain(rule: Any, out: Console, on: list[str] | None = None) -> None:
     finding, where = example_finding(rule.id, on)
     if finding is None:
         p("\n[bold]Fix and rollback[/]")
-        p(f"  no finding of this rule in {where}: its commands are written for each case; run "
+        p(f"  no finding of this rule in {escape(where)}: its commands are written for each case; run "
           f"`lparscope explain {rule.id} --on YOUR-OUTPUTS` to see them on your data" if where else
           f"  run `lparscope explain {rule.id} --on YOUR-OUTPUTS` to see them on your data")
         return

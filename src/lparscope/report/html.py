@@ -180,6 +180,7 @@ def _summary(report: dict[str, Any], findings: _Findings, hosts: list[Any],
         "findings": by_severity,
         "files": files,
         "repeated_inputs": given.get("repeated_inputs") or 0,
+        "repeated": given.get("repeated") or [],
     }
 
 

@@ -104,7 +104,9 @@ def build_report(analysis: Analysis, now: datetime | None = None, views: bool = 
         "lparscope_version": __version__,
         "generated_at": (now or datetime.now(timezone.utc)).isoformat(timespec="seconds"),
         "summary": {"hosts": len(hosts), "findings": by_sev, "files": files,
-                    "repeated_inputs": len(getattr(estate, "repeated_inputs", None) or [])},
+                    "repeated_inputs": len(getattr(estate, "repeated_inputs", None) or []),
+                    "repeated": [{"path": again, "same_as": first}
+                                 for again, first in getattr(estate, "repeated_inputs", None) or []]},
         "inputs": inputs,
         "hosts": hosts,
         "findings": findings,

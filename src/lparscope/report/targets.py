@@ -3,6 +3,7 @@ file) and how each is written (beside its target, renamed into place)."""
 
 from __future__ import annotations
 
+import os
 import zipfile
 from pathlib import Path
 from typing import Optional
@@ -10,6 +11,7 @@ from typing import Optional
 from rich.console import Console
 
 from ..pipeline_guard import describe
+from .say import tagged
 
 
 def write_report(path: Path, make, err: Console, internal: list[str] | None = None) -> bool:  # type: ignore[no-untyped-def]
@@ -27,10 +29,10 @@ def write_report(path: Path, make, err: Console, internal: list[str] | None = No
         return True
     except Exception as exc:  # any failure of one writer leaves the other reports to be written
         if isinstance(exc, (OSError, ImportError, RuntimeError)) or internal is None:
-            err.print(f"[red]error:[/] cannot write {path}: {getattr(exc, 'strerror', None) or exc}", highlight=False)
+            err.print(tagged("error", f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}"), highlight=False)
         else:
             internal.append(f"{path}: internal error while writing it: {describe(exc)}")
-            err.print(f"[red]internal error:[/] cannot write {path}: {describe(exc)}", highlight=False)
+            err.print(tagged("internal error", f"cannot write {path}: {describe(exc)}"), highlight=False)
         try:
             if not special:
                 tmp.unlink()
@@ -42,17 +44,28 @@ def write_report(path: Path, make, err: Console, internal: list[str] | None = No
 def overwrites_input(target: Path, paths: list[str]) -> str | None:
     """Why writing ``target`` would change what was given (an input file or bundle, or a file in an
     input folder, which is read as input), else None."""
-    try:
-        where = target.resolve()
-        for given in paths:
-            root = Path(given).resolve()
+    where = _real(target)
+    if where is None:  # an unresolvable path: the writer says what is wrong with it
+        return None
+    for given in paths:  # each input on its own: one that cannot be resolved (a loop of links) skips no other
+        root = _real(Path(given))
+        try:
             if where == root:
                 return f"it is the input {given}"
-            if root.is_dir() and where.is_relative_to(root) and where.exists() and not _ours(where):
+            if root is not None and root.is_dir() and where.is_relative_to(root) and where.exists() and not _ours(where):
                 return f"it is a file of the input folder {given}"
-    except (OSError, RuntimeError, ValueError):  # an unresolvable path: the writer says what is wrong with it
-        return None
+        except (OSError, ValueError):
+            continue
     return None
+
+
+def _real(path: Path) -> Path | None:
+    """The path with its links followed (a loop of links left as it is: ``Path.resolve`` raises on
+    it), None when it cannot be made absolute."""
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return None
 
 
 def _ours(path: Path) -> bool:
@@ -82,7 +95,7 @@ def check_targets(paths: list[str], targets: dict[str, Optional[Path]]) -> str |
         why = overwrites_input(target, paths)
         if why:
             return f"{option} {target}: {why}; lparscope never writes over what it reads"
-        key = target.resolve() if str(target) != "-" else target
+        key = (_real(target) or target) if str(target) != "-" else target
         if key in seen:
             return f"{seen[key]} and {option} name the same file {target}"
         seen[key] = option

@@ -87,15 +87,18 @@ def _summary(report: dict[str, Any], findings: list[dict[str, Any]], view: View,
     frames = report.get("frames") or []
     c = counts(findings)
     out.add((f"lparscope {report.get('lparscope_version') or ''}".rstrip(), "head"),
-            f"  {len(hosts)} host(s) (" + ", ".join(f"{n} {r.upper() if r in ('aix', 'vios', 'hmc') else r.capitalize() if r == 'linux' else r}"
-                                                   for r, n in sorted(roles.items())) + ")"
-            f", {len(frames)} frame(s)" + (": " + ", ".join(short_label(str(f.get("name"))) for f in frames[:5]) if frames else "")
+            f"  {len(hosts)} host(s)" + (" (" + ", ".join(f"{n} {r.upper() if r in ('aix', 'vios', 'hmc') else r.capitalize() if r == 'linux' else r}"
+                                                          for r, n in sorted(roles.items())) + ")" if roles else "")
+            + f", {len(frames)} frame(s)" + (": " + ", ".join(short_label(str(f.get("name"))) for f in frames[:5]) if frames else "")
             + (" ..." if len(frames) > 5 else ""))
     read = files.get("parsed", 0) + files.get("partly", 0)
-    repeated = summ.get("repeated_inputs") or 0  # the same file given twice (overlapping paths): read once
+    repeated = summ.get("repeated_inputs") or 0  # the same file given twice (overlapping paths, links): read once
+    pairs = summ.get("repeated") or []
     out.add(f"inputs: {read} output(s) read ({files.get('partly', 0)} partly), "
             f"{files.get('unrecognised', 0)} unrecognised"
-            + (f", {repeated} repeated input(s) skipped (the same file given again)" if repeated else "")
+            + (f", {repeated} repeated input(s) skipped (the same file given again"
+               + (f": {pairs[0]['path']} is {pairs[0]['same_as']}" + (" ..." if len(pairs) > 1 else "") if pairs else "")
+               + ")" if repeated else "")
             + ("" if view.inputs else "  (list: --inputs)"))
     reasons = unrecognised_reasons(report)
     for reason, n in reasons[:5]:
@@ -304,6 +307,8 @@ def _inputs(report: dict[str, Any], out: _Lines) -> None:
         note = i.get("reason") or (f"{len(w)} warning(s), first at line {w[0]['line']}: {w[0]['message']}" if w else "")
         out.add((f"  {status:<12}", status), f" {i.get('path')}:{i.get('line')}  {i.get('kind') or '-'}  "
                 f"host={i.get('host') or '-'}" + (f"  {note}" if note else ""))
+    for r in (report.get("summary") or {}).get("repeated") or []:
+        out.add(("  repeated    ", "dim"), f" {r['path']}  the same file as {r['same_as']}: read once, under that name")
 
 
 def _joins_listing(report: dict[str, Any], out: _Lines) -> None:

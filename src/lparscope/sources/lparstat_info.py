@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..numbers import json_number, whole
-from .base import preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
+from .base import HOST_NAME_RE, preamble, Parsed, is_prompt_left_over, leading_prompt, split_lines, to_float, to_int
 
 KIND = "lparstat-i"
 TITLE = "lparstat -i"
@@ -132,6 +132,9 @@ def snake(key: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", k).strip("_")
 
 
+_NUMBER_ONLY = re.compile(r"^[-+]?\d+(?:[.,]\d+)?$")
+
+
 def _memory_mb(value: str) -> int | None:
     m = re.match(r"^([-+]?\d+(?:[.,]\d+)?)\s*([KMGT]?B)?$", value.strip(), re.I)
     if not m:
@@ -228,7 +231,11 @@ def parse(text: str) -> Parsed:
         if kind is None:
             continue
         converted = _convert(kind, value)
-        if converted is None and value not in ("", "-"):
+        if kind == "mb" and _NUMBER_ONLY.match(value):
+            # lparstat -i prints every memory size with its unit: a bare number is one cut short
+            out.warn(lineno, f"{key}: {value!r} has no unit (MB, GB): not read")
+            converted = None
+        elif converted is None and value not in ("", "-"):
             out.warn(lineno, f"{key}: cannot read value {value!r}")
         elif isinstance(converted, (int, float)) and converted < 0 and (name.endswith("_mb") or "memory" in name
                                                                         or "capacity" in name or "cpus" in name):
@@ -242,8 +249,10 @@ def parse(text: str) -> Parsed:
         return out
     _derive(info)
     out.records.append(info)
-    if info.node_name:
+    if info.node_name and HOST_NAME_RE.match(info.node_name):
         out.hostname = info.node_name
+    elif info.node_name:
+        out.warn(info.lines.get("node_name", info.line), f"Node Name {info.node_name[:60]!r} is not a host name")
     return out
 
 

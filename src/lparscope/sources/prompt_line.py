@@ -165,8 +165,9 @@ def _banner_command(line: str) -> Prompt | None:
 
 
 # A host's own name as a command prints it (hostname, uname, lsattr -El inet0's hostname attribute):
-# letters, digits, dots and hyphens, at most 253 characters.
-HOST_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,252}$")
+# letters, digits, dots, hyphens and underscores, at most 253 characters; letters of any script, as
+# prompts take them (a Latin-1 box's s\xe9rveur1).
+HOST_NAME_RE = re.compile(r"^[^\W_][\w.-]{0,252}$")
 
 
 # The header AIX ``snap`` writes above each command it runs (general.snap, kernel.snap,

@@ -14,6 +14,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..report.say import escape, tagged
+
 EXIT_USAGE = 2
 store_app = typer.Typer(help="History: keep every analysis, compare collections, export.", no_args_is_help=True)
 STORE_HELP = "Store file (DuckDB); default: $XDG_DATA_HOME/lparscope/store.duckdb or ~/.local/share/lparscope/."
@@ -26,7 +28,7 @@ def _store(path: Optional[Path]) -> Path:
 
 
 def _fail(message: str) -> None:
-    Console(stderr=True).print(f"[red]error:[/] {message}", highlight=False, soft_wrap=True)
+    Console(stderr=True).print(tagged("error", str(message)), highlight=False, soft_wrap=True)
     raise typer.Exit(EXIT_USAGE)
 
 
@@ -81,24 +83,24 @@ def ingest_cmd(
         return
     out = Console()
     if not result.added:
-        out.print(f"already in {target}: collection {result.collection_id[:12]} (nothing added)", highlight=False)
+        out.print(f"already in {target}: collection {result.collection_id[:12]} (nothing added)", highlight=False, markup=False)
         return
     if result.hosts == 0:
         _fail("no supported command output found in: " + " ".join(text_name(p) for p in paths))
     out.print(f"collection {result.collection_id[:12]} added to {target}: {result.hosts} host(s), "
-              f"{result.findings} finding(s), {result.series_files} series file(s)", highlight=False)
+              f"{result.findings} finding(s), {result.series_files} series file(s)", highlight=False, markup=False)
 
 
 def _table(out: Console, title: str, rows: list[dict[str, Any]], columns: list[str]) -> None:
     if not rows:
-        out.print(f"[bold]{title}[/]: none", highlight=False)
+        out.print(f"[bold]{escape(title)}[/]: none", highlight=False)
         return
     t = Table(title=title, title_justify="left")
     for c in columns:
         t.add_column(c)
     for r in rows:
         t.add_row(*("" if r.get(c) is None else str(r.get(c)) for c in columns))
-    out.print(t)
+    out.print(t, markup=False)
 
 
 @store_app.command("diff")
@@ -124,7 +126,7 @@ def diff_cmd(
     if json_out and _emit_json(json.dumps(result, indent=2, ensure_ascii=False), json_out):
         return
     out = Console()
-    out.print(f"{len(result['collections'])} collection(s) in {path}", highlight=False)
+    out.print(f"{len(result['collections'])} collection(s) in {path}", highlight=False, markup=False)
     _table(out, "Configuration changes", result["config_changes"], ["seen", "scope", "name", "attribute", "old", "new"])
     _table(out, "Findings opened and closed", result["findings"], ["seen", "change", "host", "severity", "rule_id", "subject"])
     _table(out, "Daily physc per partition (cores)", result["partition_trends"], ["frame", "host", "date", "samples", "p95", "peak"])
@@ -203,7 +205,7 @@ def export_cmd(
         except Exception as exc:  # duckdb IO errors
             _fail(f"cannot write {output}: {exc}")
             return
-        Console().print(f"{n} row(s) of {table} written to {output}", highlight=False)
+        Console().print(f"{n} row(s) of {table} written to {output}", highlight=False, markup=False)
     finally:
         con.close()
 

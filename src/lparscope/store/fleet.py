@@ -80,7 +80,7 @@ def read_recording(path: str) -> tuple[str, str, dict[str, np.ndarray]] | None:
     cols = recording_columns(rec)
     if cols is None or not len(cols["time"]):
         return None
-    host = short_host(rec.host) if rec.host else Path(path).name.split(".")[0]
+    host = (short_host(rec.host) if rec.host else "") or Path(path).name.split(".")[0]
     return recording_frame(rec), safe_part(host), cols
 
 

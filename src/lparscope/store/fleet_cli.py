@@ -8,6 +8,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from ..report.say import tagged
+
 fleet_app = typer.Typer(help="Fleet scale: read and size many hosts with DuckDB or Apache Spark.", no_args_is_help=True)
 
 
@@ -21,7 +23,7 @@ def _spark(master: str):  # type: ignore[no-untyped-def]
 
     why = available()
     if why:
-        Console(stderr=True).print(f"[red]error:[/] {why}", highlight=False)
+        Console(stderr=True).print(tagged("error", str(why)), highlight=False)
         raise typer.Exit(2)
     return session(master)
 
@@ -35,7 +37,7 @@ def fleet_ingest(
 ) -> None:
     """Read every nmon recording into the Parquet series layout and analyse every collection."""
     if not folder.exists():
-        Console(stderr=True).print(f"[red]error:[/] no such folder: {folder}", highlight=False)
+        Console(stderr=True).print(tagged("error", f"no such folder: {folder}"), highlight=False)
         raise typer.Exit(2)
     out.mkdir(parents=True, exist_ok=True)
     if engine == Engine.spark:
@@ -52,7 +54,7 @@ def fleet_ingest(
         stats = ingest_duckdb(folder, out)
     Console().print(f"{engine.value}: {stats['recordings']} nmon recording(s) -> {stats['rows']} row(s) in "
                     f"{stats['series_files']} file(s); {stats['collections']} collection(s) -> "
-                    f"{stats['findings']} finding(s); written to {out}", highlight=False)
+                    f"{stats['findings']} finding(s); written to {out}", highlight=False, markup=False)
 
 
 @fleet_app.command("size")
@@ -63,7 +65,7 @@ def fleet_size(
 ) -> None:
     """Size every host (EC, VP) from its whole measured series; writes OUT/sizing.parquet."""
     if not (out / "series").exists():
-        Console(stderr=True).print(f"[red]error:[/] {out}: no series/ folder (run lparscope fleet ingest first)",
+        Console(stderr=True).print(tagged("error", f"{out}: no series/ folder (run lparscope fleet ingest first)"),
                                    highlight=False)
         raise typer.Exit(2)
     if engine == Engine.spark:
@@ -82,5 +84,5 @@ def fleet_size(
     for row in table.to_pylist():
         con.print(f"{row['host']:<16} samples {row['n_samples']:>8}  peak P95 {row['peak_p95'] or 0:6.2f}  "
                   f"EC {row['current_ec']} -> {row['recommended_ec']}  VP {row['current_vp']} -> {row['recommended_vp']}",
-                  highlight=False)
-    con.print(f"{table.num_rows} host(s) sized; {out / 'sizing.parquet'}", highlight=False)
+                  highlight=False, markup=False)
+    con.print(f"{table.num_rows} host(s) sized; {out / 'sizing.parquet'}", highlight=False, markup=False)

@@ -8,6 +8,8 @@ from typing import Optional
 import typer
 from rich.console import Console
 
+from ..report.say import tagged
+
 
 def serve(
     store: Optional[Path] = typer.Option(None, "--store", help="Store file (default: the user's data folder)."),
@@ -25,21 +27,21 @@ def serve(
     try:
         connect(path, read_only=True).close()
     except StoreError as exc:
-        err.print(f"[red]error:[/] {exc}", highlight=False)
+        err.print(tagged("error", str(exc)), highlight=False)
         raise typer.Exit(2)
     try:
         server = make_server(path, host, port, token)
     except OSError as exc:
-        err.print(f"[red]error:[/] cannot listen on {host}:{port}: {exc.strerror or exc}", highlight=False)
+        err.print(tagged("error", f"cannot listen on {host}:{port}: {exc.strerror or exc}"), highlight=False)
         raise typer.Exit(2)
     bound = server.server_address[1]
     url = f"http://{host if ':' not in host else '[' + host + ']'}:{bound}/"
     if server.token is not None:
         url += f"?token={server.token}"
         if not is_loopback(host):
-            err.print("[yellow]note:[/] listening off loopback: anyone with the URL's token can read the store",
+            err.print(tagged("note", "listening off loopback: anyone with the URL's token can read the store"),
                       highlight=False)
-    Console().print(f"serving {path} on {url}  (Ctrl-C stops)", highlight=False, soft_wrap=True)
+    Console().print(f"serving {path} on {url}  (Ctrl-C stops)", highlight=False, soft_wrap=True, markup=False)
     try:
         serve_for(server, exit_after)
     except KeyboardInterrupt:
