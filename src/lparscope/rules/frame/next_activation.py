@@ -123,9 +123,12 @@ def profile_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
     source=f"{S000} §3.1 (Table 3-2); rules-catalogue S4, MEM-04",
     rationale="""At activation each partition needs its desired memory plus a hardware page table sized from
     its maximum memory (a power of two of max memory / the HPT ratio), and the hypervisor keeps its own
-    firmware memory. When the profiles' sum exceeds the frame's configurable memory less the firmware
-    reservation, some partitions will not start with their profile after the next frame restart, although
-    the running values fit. The HPT ratio is the profile's, else the frame's default.""",
+    firmware memory. The firmware memory the HMC shows (sys_firmware_mem) already holds the page tables
+    of the running partitions (rules-catalogue SZ-08), so those are taken out of it before the profiles'
+    page tables are added: a partition counts its page table once. When the profiles' sum exceeds the
+    frame's configurable memory less the firmware reservation, some partitions will not start with their
+    profile after the next frame restart, although the running values fit. The HPT ratio is the
+    profile's, else the frame's default.""",
     scope="estate",
 )
 def profile_mem_above_frame(estate: Estate, cfg: Config) -> Iterator[Finding]:
@@ -148,13 +151,18 @@ def profile_mem_above_frame(estate: Estate, cfg: Config) -> Iterator[Finding]:
             want += mem
             hpt += hpt_mb(mx, div)
             parts.append(p)
-        if not parts or want + hpt + firmware <= usable:
+        # sys_firmware_mem holds the running partitions' page tables: the rest is the firmware's own
+        running_hpt = sum(p.hpt(fr.hpt_divisor(p, cfg.t("hpt_ratio"))) or 0
+                          for p in fr.partitions.values() if p.running_now)
+        own = max(0, firmware - running_hpt)
+        if not parts or want + hpt + own <= usable:
             continue
         running = sum(p.mem or 0 for p in parts if p.running_now)
         big = sorted(parts, key=lambda p: -(_prof(p, "desired_mem") or 0))[:4]
         yield finding(profile_mem_above_frame, fr.name, "profiles memory",
                       f"{fr.name}: the profiles ask for {int(want)} MB of memory plus {hpt} MB of page tables, with "
-                      f"{firmware} MB of firmware memory: {int(want + hpt + firmware)} MB against {usable} MB configurable "
+                      f"{own} MB of firmware memory besides the running partitions' page tables ({firmware} MB in all, "
+                      f"{running_hpt} MB of them page tables): {int(want + hpt + own)} MB against {usable} MB configurable "
                       f"(judged: profiles; running partitions hold {int(running)} MB).",
                       evidence=[*fr.ev("mem_configurable", "mem_firmware"),
                                 *(e for p in big for e in _pev(p, "desired_mem"))],
@@ -164,6 +172,6 @@ def profile_mem_above_frame(estate: Estate, cfg: Config) -> Iterator[Finding]:
                       rollback=Commands(hmc=[f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name},lpar_name={p.name},'
                                              f'max_mem={int(_prof(p, "max_mem") or 0)}"' for p in big[:2] if p.profile_name]),
                       disruption=["restart-needed"],
-                      values={"judged": "profiles", "current": f"{int(want + hpt + firmware)} MB",
+                      values={"judged": "profiles", "current": f"{int(want + hpt + own)} MB",
                               "suggested": f"<= {usable} MB"},
                       facts={(fr.name, "profile_hpt_total_mb"): hpt})
