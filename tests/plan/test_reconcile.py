@@ -148,3 +148,23 @@ def test_a_vios_reboot_that_stops_clients_only_it_serves_says_so():
     assert "stops client partitions" in reboot.title
     # vios2 serves no vSCSI client: its steps keep the plain failover check
     assert all(not s.checks[0].startswith("CLIENT OUTAGE") for s in plan.steps if s.checks and "vios2" in s.title)
+
+
+def test_a_value_the_rule_did_not_know_is_read_from_the_hmc_data_and_undone_to_it():
+    # a host rule proposes a profile setting without its current value (lparstat -i does not show the
+    # HMC's sharing mode); the HMC data does: the plan says what is changed from, and the finding's
+    # rollback puts back that value, not the rule's guess
+    e = estate()
+    f = finding("CPU-DEDICATED-NOT-DONATING", "b", part("b", "sharing_mode", None, "uncap", method="profile"))
+    fix, _undo = propose(*f.changes)
+    from lparscope.rules.engine import Commands
+    fix.hmc.insert(0, "lssyscfg -r prof -m <managed-system> --filter lpar_names=b -F name,sharing_mode   # note the current value")
+    f.fix = fix
+    f.rollback = Commands(hmc=['chsyscfg -r prof -m <managed-system> -i "name=<profile>,lpar_name=b,sharing_mode=share_idle_procs"',
+                               "# or keep_idle_procs, whichever lssyscfg showed before the change"])
+    plan = plan_for(e, [f], [])
+    pc = next(c for c in plan.changes if c.change.attribute == "sharing_mode")
+    assert pc.change.current == "cap" and pc.to_dict()["current"] == "cap"
+    assert f.rollback.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=b,sharing_mode=cap"'], f.rollback.hmc
+    assert any("sharing_mode=uncap" in line for line in f.fix.hmc), f.fix.hmc
+    assert f.fix.hmc[0].startswith("lssyscfg -r prof -m p9frame1"), f.fix.hmc  # the look stays before the change

@@ -28,6 +28,21 @@ def proposals_of(findings: Iterable[Any]) -> tuple[list[Proposal], list[Advice]]
     return props, advice
 
 
+def _read(value: Any) -> Any:
+    """A value of the HMC data as a change holds it: a number as a number (16, 1.5), else the text."""
+    if value is None or str(value).strip() in ("", "null", "none"):
+        return None
+    text = str(value).strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
 def _safe(c: PlannedChange) -> str:
     """Why a name or value of this change may not reach a command ("" when all are plain)."""
     ch = c.change
@@ -110,6 +125,8 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
         pc = PlannedChange(cid, ch, reasons, frame, lpar, profile, notes=list(notes), needs=needs)
         if fp is not None:
             pc.profile_value = fp.profile.get(ch.attribute)
+            if ch.current is None:  # a host rule may not see it (the sharing mode); the HMC data does
+                ch.current = _read(pc.profile_value if ch.method == "profile" else fp.running.get(ch.attribute))
         fps[pc.id] = locate(estate, ch.host, lpar, frame, by_partition=ch.hmc_partition, index=index)
         return pc
 

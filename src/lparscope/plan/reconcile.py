@@ -81,20 +81,24 @@ _LOOK = frozenset({"lsattr", "lsdev", "lssyscfg", "lshwres", "lsmap", "lspath", 
 
 
 def _extras(estate: Estate, host: str, block: Commands, generated: Commands,
-            stale: list[str], index: Joins | None = None) -> dict[str, list[str]]:
+            stale: list[str], index: Joins | None = None) -> dict[str, tuple[list[str], list[str]]]:
     """Lines of a fix the changes did not generate that still hold beside the plan's targets: checks
-    (read-only commands) and notes. Commands of the rule's own (a profile save, an alternative) and
-    notes naming the value the plan did not keep are left out: the plan decided."""
+    (read-only commands) and notes, as (those before the first generated command, those after): a
+    check that notes the value before the change stays before it. Commands of the rule's own (a
+    profile save, an alternative) and notes naming the value the plan did not keep are left out: the
+    plan decided."""
     gen = _swapped(estate, host, generated, index)
-    out: dict[str, list[str]] = {}
+    out: dict[str, tuple[list[str], list[str]]] = {}
     for form in ("root", "padmin", "hmc"):
         made = list(getattr(gen, form))
-        keep = []
+        head: list[str] = []
+        keep: list[str] = head
         dropped = False  # a note right after a command left out speaks of that command
         for line in getattr(block, form):
             if line in made:
                 made.remove(line)
                 dropped = False
+                keep = [] if keep is head else keep
                 continue
             text = line.strip()
             if text.startswith("#"):
@@ -107,7 +111,8 @@ def _extras(estate: Estate, host: str, block: Commands, generated: Commands,
                 dropped = False
             else:
                 dropped = True
-        out[form] = keep
+                keep = [] if keep is head else keep
+        out[form] = (head, keep if keep is not head else [])
     return out
 
 
@@ -124,7 +129,8 @@ def _rebuild(estate: Estate, f: Any, new: list[ProposedChange], skipped: list[st
     form = "hmc" if any(c.on_hmc for c in f.changes) else "padmin" if f.fix.padmin and not f.fix.root else "root"
     for block, keep in ((fix, keep_fix), (undo, keep_undo)):
         for k in ("root", "padmin", "hmc"):
-            getattr(block, k).extend(keep[k])
+            head, tail = keep[k]
+            setattr(block, k, [*head, *getattr(block, k), *tail])
     getattr(fix, form).extend(f"# not planned: {why}" for why in skipped)
     if not new and not undo:
         getattr(undo, form).append("# nothing to undo: the plan makes none of this finding's changes")
@@ -183,8 +189,8 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
                 new.append(limit.change)
                 differs = True
             new.append(replace(pc.change, current=ch.current if pc.change.current is None else pc.change.current))
-            if pc.change.method != ch.method:
-                differs = True
+            if pc.change.method != ch.method or (ch.current is None and pc.change.current is not None):
+                differs = True  # another method, or a value to undo to the rule did not know (the HMC data's)
         f.plan_refs = refs
         if not differs:
             continue
