@@ -348,3 +348,25 @@ def test_partitions_of_unknown_frames_get_steps_of_their_own():
     assert x.step != z.step  # what x frees may be on another frame than z's
     titles = {s.number: s.title for s in plan.steps}
     assert "of x (its frame is not in the data)" in titles[x.step] and "of z" in titles[z.step]
+
+
+def test_a_profile_set_to_the_value_the_partition_runs_with_needs_no_restart():
+    # FRAME-PROFILE-DRIFT: b runs with 2 VPs, its profile says 3; saving 2 into the profile changes
+    # nothing that runs, so no restart and no maintenance window; the change reads 3 -> 2 (the profile's)
+    e = estate()
+    fp = e.frames["p9frame1"].partitions["b"]
+    fp.profile["desired_procs"] = "3"
+    fp.running["desired_procs"] = "2"
+    plan = build_plan(e, [finding("FRAME-PROFILE-DRIFT", "b", part("b", "desired_procs", 2, 2, method="profile",
+                                                                      kind="profile"))])
+    c = _by(plan, "desired_procs", "b")
+    assert c.status == "planned" and c.disruption == "none" and not c.window and not c.restart
+    assert (c.to_dict()["current"], c.to_dict()["target"]) == (3, 2)
+    step = next(s for s in plan.steps if c.id in s.ids)
+    assert step.disruption == "none" and not step.window and "shut" not in step.title
+    assert "(0 need a restart, 0 a maintenance window)" in plan.summary()
+    # a profile value the partition does not run with still waits for its restart
+    plan = build_plan(e, [finding("X", "b", part("b", "desired_procs", 2, 4, method="profile", kind="profile"))])
+    c = _by(plan, "desired_procs", "b")
+    assert c.disruption == "partition restart" and c.window
+    assert "shut b down" in next(s for s in plan.steps if c.id in s.ids).title

@@ -168,3 +168,26 @@ def test_a_value_the_rule_did_not_know_is_read_from_the_hmc_data_and_undone_to_i
     assert f.rollback.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=b,sharing_mode=cap"'], f.rollback.hmc
     assert any("sharing_mode=uncap" in line for line in f.fix.hmc), f.fix.hmc
     assert f.fix.hmc[0].startswith("lssyscfg -r prof -m p9frame1"), f.fix.hmc  # the look stays before the change
+
+
+def test_a_profile_limit_and_a_profile_save_give_one_value_undone_to_the_profiles():
+    # FRAME-PROFILE-EC-ABOVE-POOL (profile VPs 14 within a pool of 4 cores: a limit) and
+    # FRAME-PROFILE-DRIFT (save the 2 VPs b runs with) on one setting: the plan sets 2, both findings
+    # say 2, the limit's rollback puts back the profile's 14 (not the running 2), and saving what
+    # runs needs no restart
+    e = estate()
+    fp = e.frames["p9frame1"].partitions["b"]
+    fp.profile["desired_procs"], fp.running["desired_procs"] = "14", "2"
+    from lparscope.rules.engine import Commands
+    limit = finding("FRAME-PROFILE-EC-ABOVE-POOL", "b", part("b", "desired_procs", 14, 4, method="profile", kind="profile",
+                                                             basis="limit", bound="max"))
+    limit.fix = Commands(hmc=['chsyscfg -r prof -m <managed-system> -i "name=<profile>,lpar_name=b,desired_procs=4"'])
+    limit.rollback = Commands(hmc=['chsyscfg -r prof -m <managed-system> -i "name=<profile>,lpar_name=b,desired_procs=14"'])
+    limit.disruption = ["restart-needed"]
+    drift = _with_fix(finding("FRAME-PROFILE-DRIFT", "b", part("b", "desired_procs", 2, 2, method="profile", kind="profile")))
+    plan = plan_for(e, [limit, drift], [])
+    pc = next(c for c in plan.changes if c.change.attribute == "desired_procs")
+    assert pc.change.target == 2 and pc.disruption == "none"
+    assert limit.fix.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=b,desired_procs=2"']
+    assert limit.rollback.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=b,desired_procs=14"']
+    assert "restart-needed" not in limit.disruption

@@ -36,6 +36,9 @@ def test_profiles_within_the_pool_are_quiet_and_profile_vps_are_judged() -> None
     # EC 8 of 16 fits; db1's profile asks for 20 VPs in a 16-core pool
     assert [(f.host, f.subject) for f in found] == [("db1", "profile")]
     assert "desired_procs=16" in found[0].fix.hmc[0]
+    # a limit the plan merges with the other proposals for the setting (one value in every report)
+    (ch,) = found[0].fix.changes
+    assert (ch.attribute, ch.current, ch.target, ch.method, ch.basis, ch.bound) == ("desired_procs", 20, 16, "profile", "limit", "max")
 
 
 def test_profile_memory_with_page_tables_above_the_frame() -> None:

@@ -9,7 +9,7 @@ from ..model.change import SAFE_NAME, SAFE_VALUE, ProposedChange
 from ..model.estate import Estate
 from . import feasible
 from .merge import Proposal, Reason, _num, merge, same_value
-from .model import Advice, Plan, PlannedChange, change_id
+from .model import Advice, Plan, PlannedChange, change_id, hmc_value
 from .names import joins, locate, name_findings, names
 from .order import order
 
@@ -26,21 +26,6 @@ def proposals_of(findings: Iterable[Any]) -> tuple[list[Proposal], list[Advice]]
         if not changes and f.fix:
             advice.append(Advice(f.rule.id, f.host, f.subject, f.level, f.fix.to_dict()))
     return props, advice
-
-
-def _read(value: Any) -> Any:
-    """A value of the HMC data as a change holds it: a number as a number (16, 1.5), else the text."""
-    if value is None or str(value).strip() in ("", "null", "none"):
-        return None
-    text = str(value).strip()
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        return text
 
 
 def _safe(c: PlannedChange) -> str:
@@ -125,8 +110,9 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
         pc = PlannedChange(cid, ch, reasons, frame, lpar, profile, notes=list(notes), needs=needs)
         if fp is not None:
             pc.profile_value = fp.profile.get(ch.attribute)
+            pc.running_value = fp.running.get(ch.attribute)
             if ch.current is None:  # a host rule may not see it (the sharing mode); the HMC data does
-                ch.current = _read(pc.profile_value if ch.method == "profile" else fp.running.get(ch.attribute))
+                ch.current = hmc_value(pc.profile_value if ch.method == "profile" else fp.running.get(ch.attribute))
         fps[pc.id] = locate(estate, ch.host, lpar, frame, by_partition=ch.hmc_partition, index=index)
         return pc
 

@@ -114,6 +114,10 @@ def order(changes: list[PlannedChange], estate: Estate,
                 by_lpar.setdefault(c.lpar or c.change.object, []).append(c)
         for lpar in sorted(by_lpar, key=lambda n: (not by_lpar[n][0].change.vios, n)):
             pcs = by_lpar[lpar]
+            if all(c.catches_up for c in pcs):  # the profile takes what already runs: nothing to restart
+                st.add("hmc", frame, f"profile of {lpar}: the values it already runs with (nothing to restart)",
+                       sequence(pcs, fps), "none", False, [red or 0, add or 0])
+                continue
             after, checks = vios_gate(pcs[0], lpar)
             n = st.add("hmc", frame, f"profile of {lpar}; then shut {lpar} down and activate it from the profile"
                        + _outage(checks), sequence(pcs, fps), "partition restart", True,

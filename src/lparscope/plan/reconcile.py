@@ -27,7 +27,7 @@ from ..model.estate import Estate
 from ..rules.changes import propose
 from ..rules.engine import Commands
 from .merge import Conflict, _num, same_value
-from .model import Plan, PlannedChange
+from .model import Plan, PlannedChange, hmc_value
 from .names import Joins, joins, name_findings
 
 #: How a partition setting reads in a sentence (the report's words; HMC attribute names otherwise).
@@ -158,6 +158,7 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
         skipped: list[str] = []
         differs = False
         stale: list[str] = []
+        made: list[PlannedChange] = []  # the plan's changes this finding now makes
         for ch in changes:
             pc = by_key.get(ch.key())
             if pc is None:
@@ -188,7 +189,11 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
             for limit in serving.get(pc.id, []):  # a profile limit the plan moves so that this value fits
                 new.append(limit.change)
                 differs = True
-            new.append(replace(pc.change, current=ch.current if pc.change.current is None else pc.change.current))
+            was = ch.current if pc.change.current is None else pc.change.current
+            if pc.change.method == "profile" and hmc_value(pc.profile_value) is not None:
+                was = hmc_value(pc.profile_value)  # a profile change is undone to the profile's value, not the running one
+            new.append(replace(pc.change, current=was))
+            made.append(pc)
             if pc.change.method != ch.method or (ch.current is None and pc.change.current is not None):
                 differs = True  # another method, or a value to undo to the rule did not know (the HMC data's)
         f.plan_refs = refs
@@ -203,6 +208,8 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
             f.values["rule_suggested"] = rule_text
         f.values["suggested"] = (shown + " (plan)") if shown else "not planned (see the plan)"
         f.changes = new
+        if made and len(made) == len(new) and all(pc.catches_up for pc in made):  # the profile takes what runs
+            f.disruption = [d for d in f.disruption if d != "restart-needed"]
         # the rule's own sentence may name the value it proposed: say in it what the plan does instead
         moved = [r for r in refs if r["status"] in ("planned", "in-place") and not same_value(r["target"], r["proposed"])]
         if moved and "The plan sets" not in f.message:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from ...model.estate import Estate, Evidence
 from ...model.frame import Frame, FramePartition, hpt_mb
+from ..changes import partition_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames, ms
@@ -102,12 +103,18 @@ def profile_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 vps = _prof(p, "desired_procs")
                 running_over = p.running_now and p.vps is not None and p.vps > size  # the host/frame VP rules say it
                 if vps is not None and vps > size and not running_over:
+                    fix = Commands(hmc=[f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name},'
+                                        f'lpar_name={p.name},desired_procs={int(size)}"'])
+                    # a limit on the profile's VPs: the plan keeps a lower target another rule sets (the
+                    # running VPs FRAME-PROFILE-DRIFT saves), one value for the setting in every report
+                    fix.changes = [partition_change(p.label, "desired_procs", int(vps), int(size), method="profile",
+                                                    basis="limit", bound="max", lpar=p.name,
+                                                    frame=fr.name if fr.named else None, vios=p.is_vios,
+                                                    note=f"VPs within the {size:g} cores of pool {pname}")]
                     yield finding(profile_ec_above_pool, p.label, "profile",
                                   f"{p.name}'s profile {p.profile_name or ''} asks for {int(vps)} virtual processors at the "
                                   f"next activation; pool {pname} has {size:g} cores (judged: profile).",
-                                  evidence=[*_pev(p, "desired_procs"), size_ev],
-                                  fix=Commands(hmc=[f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name},'
-                                                    f'lpar_name={p.name},desired_procs={int(size)}"']),
+                                  evidence=[*_pev(p, "desired_procs"), size_ev], fix=fix,
                                   rollback=Commands(hmc=[f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name},'
                                                          f'lpar_name={p.name},desired_procs={int(vps)}"']),
                                   disruption=["restart-needed"],
