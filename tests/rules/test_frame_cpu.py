@@ -89,3 +89,11 @@ def test_profile_drift_per_attribute():
     assert f.fix.hmc[0].startswith("mksyscfg -r prof -m p9frame1 -o save -p aix1 -n default_profile")
     p.running["desired_proc_units"] = "1.50"
     assert not run(frame_profile_drift, estate(frame(p)))
+
+
+def test_hmc_commands_quote_partition_names_with_spaces():
+    # the HMC allows spaces and brackets in partition names: every command names it as one shell word
+    e = estate(frame(part("vios a", 1, "vioserver", weight=128), part("db(1)", 7, weight=200)))
+    [f] = run(frame_vios_weight, e)
+    assert 'chhwres -m p9frame1 -r proc -o s -p "vios a" -a uncap_weight=255' in f.fix.hmc
+    assert f.rollback.hmc[0] == 'chhwres -m p9frame1 -r proc -o s -p "vios a" -a uncap_weight=128'

@@ -56,8 +56,25 @@ TUNABLE_COMMANDS = ("schedo", "vmo", "ioo", "no", "nfso")
 
 #: Names that may reach a command: device, host, partition, profile and frame names.
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")  # a leading digit is a real partition name (34_PROD_1)
+#: HMC object names (partition, profile, managed system) that may reach a command quoted: the HMC takes
+#: spaces and brackets in them ("app server 1", "web(2)"); none of these characters means anything
+#: inside double or single quotes, and none is the HMC's own separator (comma, equals sign, quote).
+HMC_NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9 _.()#@+-]*[A-Za-z0-9_.()#@+-])?$")
 #: Values that may reach a command unquoted: numbers, hex numbers and plain words.
 SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.:+-]+$")
+
+
+
+def hmc_word(name: str) -> str:
+    """An HMC object name as one shell word: as it is when plain, else in double quotes
+    (``-p "app server 1"``); only for names :data:`HMC_NAME` accepts."""
+    return name if SAFE_NAME.match(name) or not HMC_NAME.match(name) else f'"{name}"'
+
+
+def hmc_filter(key: str, name: str) -> str:
+    """``--filter`` of an HMC listing by one name (``lpar_names``), quoted when the name needs it."""
+    return f'"{key}={name}"' if hmc_word(name) != name else f"{key}={name}"
+
 
 MS = "<managed-system>"
 PROFILE = "<profile>"
@@ -182,9 +199,9 @@ def command_forms(c: ProposedChange, frame: str | None = None, profile: str | No
                 delta = float(value) - float(c.current)
                 op = "a" if delta > 0 else "r"
                 amount = fmt_value(c.attribute, abs(delta))
-                out["hmc"].append(f"chhwres -m {ms} -r {res} -o {op} -p {c.object} {flag} {amount}")
+                out["hmc"].append(f"chhwres -m {ms} -r {res} -o {op} -p {hmc_word(c.object)} {flag} {amount}")
             else:
-                out["hmc"].append(f"chhwres -m {ms} -r {res} -o s -p {c.object} -a {c.attribute}={v}")
+                out["hmc"].append(f"chhwres -m {ms} -r {res} -o s -p {hmc_word(c.object)} -a {c.attribute}={v}")
         out["hmc"].append(prof_cmd)
         return out
     if c.kind == "tunable":

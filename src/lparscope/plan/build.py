@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..model.change import SAFE_NAME, SAFE_VALUE, ProposedChange
+from ..model.change import HMC_NAME, SAFE_NAME, SAFE_VALUE, ProposedChange
 from ..model.estate import Estate
 from . import feasible
 from .merge import Proposal, Reason, _num, merge, same_value
@@ -35,7 +35,9 @@ def _safe(c: PlannedChange) -> str:
     # partition with no host of its own may be "vios1 (p9frame2)") reaches no command
     for what, v in ((("host", None) if ch.on_hmc else ("host", ch.host)), ("object", ch.object), ("partition", c.lpar),
                     ("frame", c.frame), ("profile", c.profile), ("attribute", ch.attribute)):
-        if v is not None and v != "" and not (SAFE_NAME.match(str(v)) or (what == "object" and str(v).isdigit())):
+        hmc_name = ch.on_hmc and what in ("object", "partition", "frame", "profile")  # quoted in every command
+        if v is not None and v != "" and not (SAFE_NAME.match(str(v)) or (what == "object" and str(v).isdigit())
+                                              or (hmc_name and HMC_NAME.match(str(v)))):
             return f"the {what} name {str(v)[:40]!r} is not a plain name: lparscope writes no command with it"
     if not SAFE_VALUE.match(str(ch.target)):
         return f"the target value {str(ch.target)[:40]!r} is not a plain value: lparscope writes no command with it"

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .. import __version__
-from ..model.change import DLPAR_ATTRS, MS, PROFILE, RUNNING_FIELD, SAFE_NAME, fmt_value
+from ..model.change import DLPAR_ATTRS, HMC_NAME, MS, PROFILE, RUNNING_FIELD, fmt_value
 from .fixscript_lib import SHELL_COMMON, change_comments, comment, q
 
 HMC_LIB = r'''
@@ -90,6 +90,12 @@ fail() {
     exit 1
 }
 
+# an HMC name (partition, profile, managed system): may hold spaces and brackets, always passed quoted
+is_hmc_name() {
+    case $1 in [A-Za-z0-9]*) ;; *) return 1 ;; esac
+    case $1 in *' ') return 1 ;; *[!A-Za-z0-9' '_.\(\)#@+-]*) return 1 ;; esac
+    return 0
+}
 running_value() {  # frame lpar resource field
     hmc "lshwres -r $3 -m $(q "$1") --level lpar --filter $(q "lpar_names=$2") -F $4"
 }
@@ -100,7 +106,7 @@ profile_value() {  # frame lpar profile attribute
 # set_running ID FRAME LPAR ATTRIBUTE TARGET RESOURCE FLAG FIELD FORMAT
 set_running() {
     id=$1 f=$2 l=$3 attr=$4 want=$5 res=$6 flag=$7 field=$8 fmt=$9
-    is_name "$f" && is_name "$l" && is_name "$attr" && is_value "$want" && is_name "$field" || fail "$id: refused, a name or value is not plain"
+    is_hmc_name "$f" && is_hmc_name "$l" && is_name "$attr" && is_value "$want" && is_name "$field" || fail "$id: refused, a name or value is not plain"
     now=$(running_value "$f" "$l" "$res" "$field") || fail "$id: cannot read $field of $l on $f"
     is_value "$now" || fail "$id: $field of $l reads '$now'"
     if same "$now" "$want"; then log "$id: $l $field is already $want"; return 0; fi
@@ -123,7 +129,7 @@ set_running() {
 # set_profile ID FRAME LPAR PROFILE ATTRIBUTE TARGET
 set_profile() {
     id=$1 f=$2 l=$3 p=$4 attr=$5 want=$6
-    is_name "$f" && is_name "$l" && is_name "$p" && is_name "$attr" && is_value "$want" || fail "$id: refused, a name or value is not plain"
+    is_hmc_name "$f" && is_hmc_name "$l" && is_hmc_name "$p" && is_name "$attr" && is_value "$want" || fail "$id: refused, a name or value is not plain"
     now=$(profile_value "$f" "$l" "$p" "$attr") || fail "$id: cannot read $attr of profile $p of $l"
     is_value "$now" || fail "$id: $attr of profile $p reads '$now'"
     if same "$now" "$want"; then log "$id: profile $p of $l already has $attr=$want"; return 0; fi
@@ -140,7 +146,7 @@ set_profile() {
 # set_profile_together IDS FRAME LPAR PROFILE PAIRS (attr=value,...: one chsyscfg, the HMC checks the profile once)
 set_profile_together() {
     ids=$1 f=$2 l=$3 p=$4 pairs=$5 old=""
-    is_name "$f" && is_name "$l" && is_name "$p" || fail "$ids: refused, a name is not plain"
+    is_hmc_name "$f" && is_hmc_name "$l" && is_hmc_name "$p" || fail "$ids: refused, a name is not plain"
     for pair in $(printf '%s' "$pairs" | tr ',' ' '); do
         attr=${pair%%=*} want=${pair#*=}
         is_name "$attr" && is_value "$want" || fail "$ids: refused, a name or value is not plain"
@@ -170,8 +176,8 @@ change_together() {
         return 0
     fi
     [ "$m" -eq "$n" ] || fail "$1: these changes are made in one command: apply them together (--apply $(printf '%s' "$1" | tr ' ' ','))"
-    is_name "$2" || fail "$1: the managed-system name is not in the inputs ($2): give the HMC outputs of the frame"
-    is_name "$4" || fail "$1: the profile name is not in the inputs ($4): give lssyscfg -r lpar output"
+    is_hmc_name "$2" || fail "$1: the managed-system name is not in the inputs ($2): give the HMC outputs of the frame"
+    is_hmc_name "$4" || fail "$1: the profile name is not in the inputs ($4): give lssyscfg -r lpar output"
     set_profile_together "$1" "$2" "$3" "$4" "$5"
 }
 
@@ -185,8 +191,8 @@ change() {
         fi
         return 0
     fi
-    is_name "$3" || fail "$1: the managed-system name is not in the inputs ($3): give the HMC outputs of the frame"
-    is_name "$5" || fail "$1: the profile name is not in the inputs ($5): give lssyscfg -r lpar output"
+    is_hmc_name "$3" || fail "$1: the managed-system name is not in the inputs ($3): give the HMC outputs of the frame"
+    is_hmc_name "$5" || fail "$1: the profile name is not in the inputs ($5): give lssyscfg -r lpar output"
     [ "$2" = dlpar ] && set_running "$1" "$3" "$4" "$6" "$7" "$8" "$9" "${10}" "${11}"
     set_profile "$1" "$3" "$4" "$5" "$6" "$7"
 }
@@ -221,8 +227,8 @@ def _call(c: dict[str, Any]) -> list[str]:
     if not flag.startswith("-"):
         flag = "-a"
     method = "dlpar" if c["method"] == "dlpar" and attr in DLPAR_ATTRS else "profile"
-    frame = c.get("frame") if c.get("frame") and SAFE_NAME.match(c["frame"]) else MS
-    profile = c.get("profile") if c.get("profile") and SAFE_NAME.match(c["profile"]) else PROFILE
+    frame = c.get("frame") if c.get("frame") and HMC_NAME.match(c["frame"]) else MS
+    profile = c.get("profile") if c.get("profile") and HMC_NAME.match(c["profile"]) else PROFILE
     return [c["id"], method, frame, c.get("partition") or c["object"], profile, attr,
             fmt_value(attr, c["target"]), res, flag, RUNNING_FIELD.get(attr, attr), _FORMAT.get(attr, "%d")]
 

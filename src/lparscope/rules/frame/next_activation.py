@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ...model.estate import Estate, Evidence
 from ...model.frame import Frame, FramePartition, hpt_mb
-from ..changes import partition_change
+from ..changes import hmc_word, partition_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames, ms
@@ -86,7 +86,7 @@ def profile_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
                          and abs((_prof(p, "desired_proc_units") or 0) - p.ec) > 1e-9]
                 largest = ", ".join(f"{p.name} {_prof(p, 'desired_proc_units') or 0:g}" for p in big)
                 fix = Commands(hmc=["# save the running values into the profiles where they are the intended ones:"]
-                               + [f"mksyscfg -r prof -m {ms(fr)} -o save -p {p.name} -n {p.profile_name} --force"
+                               + [f"mksyscfg -r prof -m {ms(fr)} -o save -p {hmc_word(p.name)} -n {hmc_word(p.profile_name)} --force"
                                   for p in drift[:3] if p.profile_name]
                                + ["# or lower desired_proc_units in the largest profiles (EC = average use at peak, 000 §3.1)"])
                 yield finding(profile_ec_above_pool, fr.name, f"{pname} (pool {pid}) profiles",
