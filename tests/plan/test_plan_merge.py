@@ -370,3 +370,35 @@ def test_a_profile_set_to_the_value_the_partition_runs_with_needs_no_restart():
     c = _by(plan, "desired_procs", "b")
     assert c.disruption == "partition restart" and c.window
     assert "shut b down" in next(s for s in plan.steps if c.id in s.ids).title
+
+
+def _sea(e, host: str, ha_mode: str | None):
+    from lparscope.model.estate import Device, Setting
+    attrs = {"real_adapter": Setting("ent7"), "accounting": Setting("disabled")}
+    if ha_mode is not None:
+        attrs["ha_mode"] = Setting(ha_mode)
+    e.hosts[host].devices["ent8"] = Device("ent8", cls="sea", attrs=attrs)
+    e.hosts[host].devices["ent7"] = Device("ent7", cls="etherchannel", parent="ent8")
+
+
+def test_an_sea_step_says_how_to_fail_over_and_back_from_the_ha_mode_read():
+    # vios1's SEA shares the load with vios2's (ha_mode=sharing): the step gives the commands that move
+    # its traffic to vios2 and give it back with the mode read; an SEA without failover (vios2's,
+    # ha_mode=disabled) has no partner to take its traffic: the step says the clients lose the network
+    e = estate()
+    _sea(e, "vios1", "sharing")
+    _sea(e, "vios2", "disabled")
+    sea = lambda h, obj="ent8": ProposedChange("device", obj, "accounting", "disabled", "enabled", "chdev-now",
+                                               host=h, vios=True, failover=True)
+    plan = build_plan(e, [finding("NET-SEA-ACCOUNTING", "vios1", sea("vios1")),
+                          finding("NET-SEA-ACCOUNTING", "vios2", sea("vios2"))])
+    s1 = next(s for s in plan.steps if s.where == "vios1")
+    assert "fail over first: chdev -dev ent8 -attr ha_mode=standby (root: chdev -l ent8 -a ha_mode=standby); " \
+           "when done, give the traffic back: chdev -dev ent8 -attr ha_mode=sharing" in s1.checks, s1.checks
+    s2 = next(s for s in plan.steps if s.where == "vios2")
+    assert s2.checks[0].startswith("CLIENT OUTAGE: ent8 on vios2 has no SEA failover (ha_mode=disabled)"), s2.checks
+    # an EtherChannel under the SEA fails over with it
+    plan = build_plan(e, [finding("NET-EC", "vios1", sea("vios1", "ent7"))])
+    s1 = next(s for s in plan.steps if s.where == "vios1")
+    assert any(c.startswith("fail over first: chdev -dev ent8 -attr ha_mode=standby") for c in s1.checks), s1.checks
+    assert "stops client partitions" in s2.title
