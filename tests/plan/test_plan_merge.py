@@ -402,3 +402,21 @@ def test_an_sea_step_says_how_to_fail_over_and_back_from_the_ha_mode_read():
     s1 = next(s for s in plan.steps if s.where == "vios1")
     assert any(c.startswith("fail over first: chdev -dev ent8 -attr ha_mode=standby") for c in s1.checks), s1.checks
     assert "stops client partitions" in s2.title
+
+
+def test_a_vios_restart_says_which_clients_the_hmc_shows_only_it_serves():
+    # no lsmap output at all: the HMC lists a's vFC client adapters all leading to vios1 (id 4), b's to
+    # both VIOS; vios1's profile step (a restart) stops a, and says so first; vios2's does not
+    from lparscope.model.frame import VirtualSlot
+    e = estate()
+    fr = e.frames["p9frame1"]
+    fr.partitions["a"].vfc = [VirtualSlot("vfc", 30, "client", 4, "vios1", 201), VirtualSlot("vfc", 31, "client", 4, "vios1", 202)]
+    fr.partitions["b"].vfc = [VirtualSlot("vfc", 30, "client", 4, "vios1", 203), VirtualSlot("vfc", 31, "client", 5, "vios2", 203)]
+    plan = build_plan(e, [
+        finding("X", "vios1", part("vios1", "uncap_weight", 255, 200, method="profile", kind="profile", vios=True)),
+        finding("X", "vios2", part("vios2", "sharing_mode", "cap", "uncap", method="profile", kind="profile", vios=True))])
+    s1 = next(s for s in plan.steps if "vios1" in s.title)
+    assert s1.checks[0].startswith("CLIENT OUTAGE: vios1 alone serves the storage of client partition(s) 1 (a)"), s1.checks
+    assert "stops client partitions" in s1.title
+    s2 = next(s for s in plan.steps if "vios2" in s.title)
+    assert not s2.checks[0].startswith("CLIENT OUTAGE"), s2.checks

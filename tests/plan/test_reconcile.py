@@ -146,8 +146,14 @@ def test_a_vios_reboot_that_stops_clients_only_it_serves_says_so():
     reboot = next(s for s in plan.steps if s.where == "vios1" and s.disruption == "reboot")
     assert reboot.checks[0].startswith("CLIENT OUTAGE: vios1 alone serves the storage of client partition(s) 3 (aix1)")
     assert "stops client partitions" in reboot.title
-    # vios2 serves no vSCSI client: its steps keep the plain failover check
-    assert all(not s.checks[0].startswith("CLIENT OUTAGE") for s in plan.steps if s.checks and "vios2" in s.title)
+    # vios2 serves no vSCSI client, but the HMC lists the vFC client adapters of aix1..aix4 all leading to
+    # vios2 (vios1 has none): its restart stops their NPIV disks
+    restart = next(s for s in plan.steps if "vios2" in s.title and s.disruption == "partition restart")
+    assert restart.checks[0].startswith("CLIENT OUTAGE: vios2 alone serves the storage of client partition(s) "
+                                        "3 (aix1), 4 (aix2), 5 (aix3), 6 (aix4)"), restart.checks
+    # its SEA step fails the network over: the storage stays, no outage said
+    sea = next(s for s in plan.steps if s.where == "vios2" and s.disruption == "failover")
+    assert not sea.checks[0].startswith("CLIENT OUTAGE")
 
 
 def test_a_value_the_rule_did_not_know_is_read_from_the_hmc_data_and_undone_to_it():
