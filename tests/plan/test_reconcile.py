@@ -197,3 +197,15 @@ def test_a_profile_limit_and_a_profile_save_give_one_value_undone_to_the_profile
     assert limit.fix.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=b,desired_procs=2"']
     assert limit.rollback.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=b,desired_procs=14"']
     assert "restart-needed" not in limit.disruption
+
+
+def test_a_dlpar_change_is_undone_to_the_profiles_own_value_when_it_differed_from_the_running_one():
+    # a runs with EC 0.5 while its profile says 0.8 (a DLPAR change never saved): raising it to 1.4 sets
+    # both; the rollback puts the running value back by DLPAR and the profile's own 0.8 back in the profile
+    e = estate()
+    e.frames["p9frame1"].partitions["a"].profile["desired_proc_units"] = "0.8"
+    f = _with_fix(finding("CPU-EC-BELOW-VP", "a", part("a", "desired_proc_units", 0.5, 1.4, basis="measured")))
+    plan_for(e, [f], [])
+    assert f.rollback.hmc == ["chhwres -m p9frame1 -r proc -o r -p a --procunits 0.90",
+                              'chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=a,desired_proc_units=0.80"'], f.rollback.hmc
+    assert f.fix.hmc[-1].endswith("desired_proc_units=1.40\"")

@@ -22,7 +22,7 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
-from ..model.change import HMC_KINDS, ProposedChange, fmt_value
+from ..model.change import HMC_KINDS, ProposedChange, command_forms, fmt_value
 from ..model.estate import Estate
 from ..rules.changes import propose
 from ..rules.engine import Commands
@@ -117,13 +117,19 @@ def _extras(estate: Estate, host: str, block: Commands, generated: Commands,
 
 
 def _rebuild(estate: Estate, f: Any, new: list[ProposedChange], skipped: list[str], stale: list[str],
-             index: Joins | None = None) -> None:
+             index: Joins | None = None, profile_was: dict[tuple, Any] | None = None) -> None:
     """Fix and rollback commands of ``f`` derived from ``new`` (the plan's targets), keeping the
-    lines of the old fix the old changes did not generate."""
+    lines of the old fix the old changes did not generate. ``profile_was``: the profile's own value of
+    a DLPAR change whose profile differed from the running value (the rollback puts that one back)."""
     old_fix, old_undo = propose(*f.changes)
     keep_fix = _extras(estate, f.host, f.fix, old_fix, stale, index)
     keep_undo = _extras(estate, f.host, f.rollback, old_undo, stale, index)
     fix, undo = propose(*new)
+    for c in new:
+        was = (profile_was or {}).get(c.key())
+        if was is not None and c.method == "dlpar":  # the profile line of the undo: the profile's value
+            running = command_forms(c, target=c.current)["hmc"][-1]
+            undo.hmc = [command_forms(c, target=was)["hmc"][-1] if x == running else x for x in undo.hmc]
     fix, undo = _swapped(estate, f.host, fix, index), _swapped(estate, f.host, undo, index)
     fix.hmc, undo.hmc = one_profile_command(fix.hmc), one_profile_command(undo.hmc)
     form = "hmc" if any(c.on_hmc for c in f.changes) else "padmin" if f.fix.padmin and not f.fix.root else "root"
@@ -145,6 +151,7 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
     for c in plan.conflicts:
         conflicts[_setting(c.kind, c.host, c.object, c.attribute)] = c
     index = joins(estate)  # one look at the frames for every finding's commands
+    profile_was: dict[tuple, Any] = {}
     serving: dict[str, list[PlannedChange]] = {}
     for c in plan.changes:
         if c.serves and c.status == "planned":
@@ -196,10 +203,14 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
             made.append(pc)
             if pc.change.method != ch.method or (ch.current is None and pc.change.current is not None):
                 differs = True  # another method, or a value to undo to the rule did not know (the HMC data's)
+            if pc.change.method == "dlpar" and hmc_value(pc.profile_value) is not None \
+                    and not same_value(hmc_value(pc.profile_value), was):
+                profile_was[pc.change.key()] = hmc_value(pc.profile_value)  # a DLPAR change never saved
+                differs = True
         f.plan_refs = refs
         if not differs:
             continue
-        _rebuild(estate, f, new, skipped, stale, index)
+        _rebuild(estate, f, new, skipped, stale, index, profile_was)
         rule_text = f.values.get("suggested")
         planned = [r for r in refs if r["status"] in ("planned", "in-place")]
         shown = ", ".join(label(c, c.target) for c in new if any(r["attribute"] == c.attribute
