@@ -289,6 +289,8 @@ def test_hmc_names_with_spaces_brackets_or_a_leading_digit_are_applied_quoted(tm
     script.write_text(render_hmc_script(plan))
     state, env = install(tmp_path, "admin")
     _hmc_state(state, {f"{lpar}.curr_proc_units": "0.5"}, {f"{lpar}.desired_proc_units": "0.5"})
+    r = _run(script, env, shell="sh")  # the printed plan shows the name as it is typed
+    assert f"chhwres -m p9frame1 -r proc -p {word} (curr_proc_units to 1.40)" in r.stdout, r.stdout
     r = _run(script, env, "--hmc", "hscroot@hmc1", "--apply", c.id, shell="sh")
     assert r.returncode == 0, r.stdout + r.stderr
     assert changes(state) == [f"chhwres -m p9frame1 -r proc -o a -p {lpar} --procunits 0.90",

@@ -90,6 +90,8 @@ fail() {
     exit 1
 }
 
+# an HMC name as the printed plan shows it: in double quotes when it is not a plain word
+shown() { case $1 in *[!A-Za-z0-9_.-]*) printf '"%s"' "$1" ;; *) printf '%s' "$1" ;; esac; }
 # an HMC name (partition, profile, managed system): may hold spaces and brackets, always passed quoted
 is_hmc_name() {
     case $1 in [A-Za-z0-9]*) ;; *) return 1 ;; esac
@@ -185,7 +187,7 @@ change_together() {
 change() {
     if ! selected "$1"; then
         if [ "$2" = dlpar ]; then
-            printf '  %-34s chhwres -m %s -r %s -p %s (%s to %s), then chsyscfg -r prof %s=%s in %s\n' "$1" "$3" "$8" "$4" "${10}" "$7" "$6" "$7" "$5"
+            printf '  %-34s chhwres -m %s -r %s -p %s (%s to %s), then chsyscfg -r prof %s=%s in %s\n' "$1" "$(shown "$3")" "$8" "$(shown "$4")" "${10}" "$7" "$6" "$7" "$(shown "$5")"
         else
             printf '  %-34s chsyscfg -r prof -m %s -i "name=%s,lpar_name=%s,%s=%s"\n' "$1" "$3" "$5" "$4" "$6" "$7"
         fi
