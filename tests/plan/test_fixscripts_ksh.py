@@ -252,3 +252,51 @@ def test_profile_changes_no_order_of_single_commands_allows_are_made_in_one_chsy
     r = _run(rb, env, "--hmc", "hscroot@hmc1", shell="sh")
     assert r.returncode == 0, r.stdout + r.stderr
     assert (state / "prof.p9frame1.c.desired_procs").read_text().strip() == "20"
+
+
+def _renamed(e, old: str, new: str, host: str):
+    """Estate ``e`` with partition ``old`` named ``new`` on the HMC, joined to host ``host``."""
+    import copy
+    fr = e.frames["p9frame1"]
+    fp = copy.deepcopy(fr.partitions.pop(old))
+    fp.name, fp.host = new, host
+    fr.partitions[new] = fp
+    h = e.hosts.pop(old)
+    h.name = host
+    h.partition.name = new
+    e.hosts[host] = h
+    return e
+
+
+@pytest.mark.parametrize("lpar,host", [("app server 1", "appsrv1"), ("web(2)", "web2"), ("34_PROD_1", "prod34")])
+def test_hmc_names_with_spaces_brackets_or_a_leading_digit_are_applied_quoted(tmp_path, lpar, host):
+    # the HMC takes partition names with spaces and brackets, and names that start with a digit:
+    # the change is planned, its commands quote the name, and the script makes it
+    e = _renamed(estate(), "a", lpar, host)
+    f = finding("CPU", host, ProposedChange("partition", lpar, "desired_proc_units", 0.5, 1.4, "dlpar", host=host,
+                                            basis="measured"))  # a host rule names the partition by lpar_name
+    from lparscope.rules.changes import propose
+    f.fix, f.rollback = propose(*f.changes)
+    from lparscope.plan.reconcile import align_findings
+    p = build_plan(e, [f])
+    align_findings(p, [f], e)
+    (c,) = p.planned()
+    word = lpar if lpar == "34_PROD_1" else f'"{lpar}"'
+    assert f.fix.hmc[0] == f"chhwres -m p9frame1 -r proc -o a -p {word} --procunits 0.90", f.fix.hmc
+    assert f'lpar_name={lpar},desired_proc_units=1.40"' in f.fix.hmc[1]
+    plan = p.to_dict()
+    script = tmp_path / "fix-hmc.sh"
+    script.write_text(render_hmc_script(plan))
+    state, env = install(tmp_path, "admin")
+    _hmc_state(state, {f"{lpar}.curr_proc_units": "0.5"}, {f"{lpar}.desired_proc_units": "0.5"})
+    r = _run(script, env, shell="sh")  # the printed plan shows the name as it is typed
+    assert f"chhwres -m p9frame1 -r proc -p {word} (curr_proc_units to 1.40)" in r.stdout, r.stdout
+    r = _run(script, env, "--hmc", "hscroot@hmc1", "--apply", c.id, shell="sh")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert changes(state) == [f"chhwres -m p9frame1 -r proc -o a -p {lpar} --procunits 0.90",
+                              f"chsyscfg -r prof -m p9frame1 -i name=default_profile,lpar_name={lpar},desired_proc_units=1.40"]
+    assert (state / f"prof.p9frame1.{lpar}.desired_proc_units").read_text().strip() == "1.40"
+    rb = next(p for p in tmp_path.glob("lparscope-rollback-hmc-*.sh"))
+    r = _run(rb, env, "--hmc", "hscroot@hmc1", shell="sh")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (state / f"hmc.p9frame1.{lpar}.curr_proc_units").read_text().strip() == "0.5"

@@ -348,3 +348,75 @@ def test_partitions_of_unknown_frames_get_steps_of_their_own():
     assert x.step != z.step  # what x frees may be on another frame than z's
     titles = {s.number: s.title for s in plan.steps}
     assert "of x (its frame is not in the data)" in titles[x.step] and "of z" in titles[z.step]
+
+
+def test_a_profile_set_to_the_value_the_partition_runs_with_needs_no_restart():
+    # FRAME-PROFILE-DRIFT: b runs with 2 VPs, its profile says 3; saving 2 into the profile changes
+    # nothing that runs, so no restart and no maintenance window; the change reads 3 -> 2 (the profile's)
+    e = estate()
+    fp = e.frames["p9frame1"].partitions["b"]
+    fp.profile["desired_procs"] = "3"
+    fp.running["desired_procs"] = "2"
+    plan = build_plan(e, [finding("FRAME-PROFILE-DRIFT", "b", part("b", "desired_procs", 2, 2, method="profile",
+                                                                      kind="profile"))])
+    c = _by(plan, "desired_procs", "b")
+    assert c.status == "planned" and c.disruption == "none" and not c.window and not c.restart
+    assert (c.to_dict()["current"], c.to_dict()["target"]) == (3, 2)
+    step = next(s for s in plan.steps if c.id in s.ids)
+    assert step.disruption == "none" and not step.window and "shut" not in step.title
+    assert "(0 need a restart, 0 a maintenance window)" in plan.summary()
+    # a profile value the partition does not run with still waits for its restart
+    plan = build_plan(e, [finding("X", "b", part("b", "desired_procs", 2, 4, method="profile", kind="profile"))])
+    c = _by(plan, "desired_procs", "b")
+    assert c.disruption == "partition restart" and c.window
+    assert "shut b down" in next(s for s in plan.steps if c.id in s.ids).title
+
+
+def _sea(e, host: str, ha_mode: str | None):
+    from lparscope.model.estate import Device, Setting
+    attrs = {"real_adapter": Setting("ent7"), "accounting": Setting("disabled")}
+    if ha_mode is not None:
+        attrs["ha_mode"] = Setting(ha_mode)
+    e.hosts[host].devices["ent8"] = Device("ent8", cls="sea", attrs=attrs)
+    e.hosts[host].devices["ent7"] = Device("ent7", cls="etherchannel", parent="ent8")
+
+
+def test_an_sea_step_says_how_to_fail_over_and_back_from_the_ha_mode_read():
+    # vios1's SEA shares the load with vios2's (ha_mode=sharing): the step gives the commands that move
+    # its traffic to vios2 and give it back with the mode read; an SEA without failover (vios2's,
+    # ha_mode=disabled) has no partner to take its traffic: the step says the clients lose the network
+    e = estate()
+    _sea(e, "vios1", "sharing")
+    _sea(e, "vios2", "disabled")
+    sea = lambda h, obj="ent8": ProposedChange("device", obj, "accounting", "disabled", "enabled", "chdev-now",
+                                               host=h, vios=True, failover=True)
+    plan = build_plan(e, [finding("NET-SEA-ACCOUNTING", "vios1", sea("vios1")),
+                          finding("NET-SEA-ACCOUNTING", "vios2", sea("vios2"))])
+    s1 = next(s for s in plan.steps if s.where == "vios1")
+    assert "fail over first: chdev -dev ent8 -attr ha_mode=standby (root: chdev -l ent8 -a ha_mode=standby); " \
+           "when done, give the traffic back: chdev -dev ent8 -attr ha_mode=sharing" in s1.checks, s1.checks
+    s2 = next(s for s in plan.steps if s.where == "vios2")
+    assert s2.checks[0].startswith("CLIENT OUTAGE: ent8 on vios2 has no SEA failover (ha_mode=disabled)"), s2.checks
+    # an EtherChannel under the SEA fails over with it
+    plan = build_plan(e, [finding("NET-EC", "vios1", sea("vios1", "ent7"))])
+    s1 = next(s for s in plan.steps if s.where == "vios1")
+    assert any(c.startswith("fail over first: chdev -dev ent8 -attr ha_mode=standby") for c in s1.checks), s1.checks
+    assert "stops client partitions" in s2.title
+
+
+def test_a_vios_restart_says_which_clients_the_hmc_shows_only_it_serves():
+    # no lsmap output at all: the HMC lists a's vFC client adapters all leading to vios1 (id 4), b's to
+    # both VIOS; vios1's profile step (a restart) stops a, and says so first; vios2's does not
+    from lparscope.model.frame import VirtualSlot
+    e = estate()
+    fr = e.frames["p9frame1"]
+    fr.partitions["a"].vfc = [VirtualSlot("vfc", 30, "client", 4, "vios1", 201), VirtualSlot("vfc", 31, "client", 4, "vios1", 202)]
+    fr.partitions["b"].vfc = [VirtualSlot("vfc", 30, "client", 4, "vios1", 203), VirtualSlot("vfc", 31, "client", 5, "vios2", 203)]
+    plan = build_plan(e, [
+        finding("X", "vios1", part("vios1", "uncap_weight", 255, 200, method="profile", kind="profile", vios=True)),
+        finding("X", "vios2", part("vios2", "sharing_mode", "cap", "uncap", method="profile", kind="profile", vios=True))])
+    s1 = next(s for s in plan.steps if "vios1" in s.title)
+    assert s1.checks[0].startswith("CLIENT OUTAGE: vios1 alone serves the storage of client partition(s) 1 (a)"), s1.checks
+    assert "stops client partitions" in s1.title
+    s2 = next(s for s in plan.steps if "vios2" in s.title)
+    assert not s2.checks[0].startswith("CLIENT OUTAGE"), s2.checks

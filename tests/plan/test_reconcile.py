@@ -146,5 +146,66 @@ def test_a_vios_reboot_that_stops_clients_only_it_serves_says_so():
     reboot = next(s for s in plan.steps if s.where == "vios1" and s.disruption == "reboot")
     assert reboot.checks[0].startswith("CLIENT OUTAGE: vios1 alone serves the storage of client partition(s) 3 (aix1)")
     assert "stops client partitions" in reboot.title
-    # vios2 serves no vSCSI client: its steps keep the plain failover check
-    assert all(not s.checks[0].startswith("CLIENT OUTAGE") for s in plan.steps if s.checks and "vios2" in s.title)
+    # vios2 serves no vSCSI client, but the HMC lists the vFC client adapters of aix1..aix4 all leading to
+    # vios2 (vios1 has none): its restart stops their NPIV disks
+    restart = next(s for s in plan.steps if "vios2" in s.title and s.disruption == "partition restart")
+    assert restart.checks[0].startswith("CLIENT OUTAGE: vios2 alone serves the storage of client partition(s) "
+                                        "3 (aix1), 4 (aix2), 5 (aix3), 6 (aix4)"), restart.checks
+    # its SEA step fails the network over: the storage stays, no outage said
+    sea = next(s for s in plan.steps if s.where == "vios2" and s.disruption == "failover")
+    assert not sea.checks[0].startswith("CLIENT OUTAGE")
+
+
+def test_a_value_the_rule_did_not_know_is_read_from_the_hmc_data_and_undone_to_it():
+    # a host rule proposes a profile setting without its current value (lparstat -i does not show the
+    # HMC's sharing mode); the HMC data does: the plan says what is changed from, and the finding's
+    # rollback puts back that value, not the rule's guess
+    e = estate()
+    f = finding("CPU-DEDICATED-NOT-DONATING", "b", part("b", "sharing_mode", None, "uncap", method="profile"))
+    fix, _undo = propose(*f.changes)
+    from lparscope.rules.engine import Commands
+    fix.hmc.insert(0, "lssyscfg -r prof -m <managed-system> --filter lpar_names=b -F name,sharing_mode   # note the current value")
+    f.fix = fix
+    f.rollback = Commands(hmc=['chsyscfg -r prof -m <managed-system> -i "name=<profile>,lpar_name=b,sharing_mode=share_idle_procs"',
+                               "# or keep_idle_procs, whichever lssyscfg showed before the change"])
+    plan = plan_for(e, [f], [])
+    pc = next(c for c in plan.changes if c.change.attribute == "sharing_mode")
+    assert pc.change.current == "cap" and pc.to_dict()["current"] == "cap"
+    assert f.rollback.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=b,sharing_mode=cap"'], f.rollback.hmc
+    assert any("sharing_mode=uncap" in line for line in f.fix.hmc), f.fix.hmc
+    assert f.fix.hmc[0].startswith("lssyscfg -r prof -m p9frame1"), f.fix.hmc  # the look stays before the change
+
+
+def test_a_profile_limit_and_a_profile_save_give_one_value_undone_to_the_profiles():
+    # FRAME-PROFILE-EC-ABOVE-POOL (profile VPs 14 within a pool of 4 cores: a limit) and
+    # FRAME-PROFILE-DRIFT (save the 2 VPs b runs with) on one setting: the plan sets 2, both findings
+    # say 2, the limit's rollback puts back the profile's 14 (not the running 2), and saving what
+    # runs needs no restart
+    e = estate()
+    fp = e.frames["p9frame1"].partitions["b"]
+    fp.profile["desired_procs"], fp.running["desired_procs"] = "14", "2"
+    from lparscope.rules.engine import Commands
+    limit = finding("FRAME-PROFILE-EC-ABOVE-POOL", "b", part("b", "desired_procs", 14, 4, method="profile", kind="profile",
+                                                             basis="limit", bound="max"))
+    limit.fix = Commands(hmc=['chsyscfg -r prof -m <managed-system> -i "name=<profile>,lpar_name=b,desired_procs=4"'])
+    limit.rollback = Commands(hmc=['chsyscfg -r prof -m <managed-system> -i "name=<profile>,lpar_name=b,desired_procs=14"'])
+    limit.disruption = ["restart-needed"]
+    drift = _with_fix(finding("FRAME-PROFILE-DRIFT", "b", part("b", "desired_procs", 2, 2, method="profile", kind="profile")))
+    plan = plan_for(e, [limit, drift], [])
+    pc = next(c for c in plan.changes if c.change.attribute == "desired_procs")
+    assert pc.change.target == 2 and pc.disruption == "none"
+    assert limit.fix.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=b,desired_procs=2"']
+    assert limit.rollback.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=b,desired_procs=14"']
+    assert "restart-needed" not in limit.disruption
+
+
+def test_a_dlpar_change_is_undone_to_the_profiles_own_value_when_it_differed_from_the_running_one():
+    # a runs with EC 0.5 while its profile says 0.8 (a DLPAR change never saved): raising it to 1.4 sets
+    # both; the rollback puts the running value back by DLPAR and the profile's own 0.8 back in the profile
+    e = estate()
+    e.frames["p9frame1"].partitions["a"].profile["desired_proc_units"] = "0.8"
+    f = _with_fix(finding("CPU-EC-BELOW-VP", "a", part("a", "desired_proc_units", 0.5, 1.4, basis="measured")))
+    plan_for(e, [f], [])
+    assert f.rollback.hmc == ["chhwres -m p9frame1 -r proc -o r -p a --procunits 0.90",
+                              'chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=a,desired_proc_units=0.80"'], f.rollback.hmc
+    assert f.fix.hmc[-1].endswith("desired_proc_units=1.40\"")

@@ -38,7 +38,7 @@ def test_quiet_summary_fits_sixty_lines_and_starts_with_the_summary() -> None:
     lines = res.output.splitlines()
     assert len(lines) <= 60, "\n".join(lines)
     assert lines[0].startswith("lparscope ") and "8 host(s)" in lines[0] and "1 frame(s)" in lines[0]
-    assert lines[2].startswith("findings: 1 critical, 45 warning, 27 info")
+    assert lines[2].startswith("findings: 1 critical, 46 warning, 27 info")
     assert "Top actions" in lines and "Hosts" in lines
     assert not any(FINDING_LINE.match(x) for x in lines)  # -q lists no finding
     assert not any(x.strip().startswith("parsed ") for x in lines)  # inputs only as counts
@@ -118,7 +118,8 @@ def test_large_estate_is_rolled_up_unless_show_all(report: dict) -> None:
     assert any("CPU-EC-BELOW-VP" in x and " 375 " in f" {x} " for x in rule_rows)
     hosts = lines[lines.index("Hosts") + 2:]
     assert any("975 more hosts" in x for x in hosts[:40])  # the table keeps the 25 with most findings
-    assert len(lines) < 150
+    assert len(lines) < 170  # one line per rule, top action and listed host: not per finding
+    assert len(render(_large(report, 250), quiet=False)) == len(lines)  # twice the hosts: as long
     every = render(big, show_all=True)
     assert len([x for x in every if FINDING_LINE.match(x)]) == len(big["findings"])
 

@@ -89,3 +89,27 @@ def test_profile_drift_per_attribute():
     assert f.fix.hmc[0].startswith("mksyscfg -r prof -m p9frame1 -o save -p aix1 -n default_profile")
     p.running["desired_proc_units"] = "1.50"
     assert not run(frame_profile_drift, estate(frame(p)))
+
+
+def test_hmc_commands_quote_partition_names_with_spaces():
+    # the HMC allows spaces and brackets in partition names: every command names it as one shell word
+    e = estate(frame(part("vios a", 1, "vioserver", weight=128), part("db(1)", 7, weight=200)))
+    [f] = run(frame_vios_weight, e)
+    assert 'chhwres -m p9frame1 -r proc -o s -p "vios a" -a uncap_weight=255' in f.fix.hmc
+    assert f.rollback.hmc[0] == 'chhwres -m p9frame1 -r proc -o s -p "vios a" -a uncap_weight=128'
+
+
+def test_dedicated_partitions_seen_through_the_hmc_that_do_not_lend_idle_cycles_while_running():
+    from lparscope.rules.frame.sharing import frame_dedicated_not_donating
+    fr = frame(part("db1", 7, proc_mode="ded", sharing_mode="share_idle_procs", vps=4),   # lends only when shut down
+               part("db2", 8, proc_mode="ded", sharing_mode="keep_idle_procs", vps=2),
+               part("db3", 9, proc_mode="ded", sharing_mode="share_idle_procs_active", vps=2),
+               part("db4", 10, proc_mode="ded", sharing_mode="keep_idle_procs", vps=2, host="db4"),
+               part("vios1", 1, "vioserver", proc_mode="ded", sharing_mode="keep_idle_procs", vps=1))
+    db4 = host("db4", type="Dedicated-SMT-8", mode="Capped")  # its own lparstat -i: the host rule judges it
+    found = {f.host: f for f in run(frame_dedicated_not_donating, estate(fr, hosts=[db4]))}
+    assert sorted(found) == ["db1", "db2"]
+    # share_idle_procs keeps lending while shut down and lends while running too; the rollback is the mode read
+    assert found["db1"].fix.hmc[0] == 'chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=db1,sharing_mode=share_idle_procs_always"'
+    assert found["db1"].rollback.hmc == ['chsyscfg -r prof -m p9frame1 -i "name=default_profile,lpar_name=db1,sharing_mode=share_idle_procs"']
+    assert "share_idle_procs_active" in found["db2"].fix.hmc[0] and found["db2"].changes[0].method == "profile"

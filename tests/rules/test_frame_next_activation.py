@@ -36,6 +36,9 @@ def test_profiles_within_the_pool_are_quiet_and_profile_vps_are_judged() -> None
     # EC 8 of 16 fits; db1's profile asks for 20 VPs in a 16-core pool
     assert [(f.host, f.subject) for f in found] == [("db1", "profile")]
     assert "desired_procs=16" in found[0].fix.hmc[0]
+    # a limit the plan merges with the other proposals for the setting (one value in every report)
+    (ch,) = found[0].fix.changes
+    assert (ch.attribute, ch.current, ch.target, ch.method, ch.basis, ch.bound) == ("desired_procs", 20, 16, "profile", "limit", "max")
 
 
 def test_profile_memory_with_page_tables_above_the_frame() -> None:
@@ -49,3 +52,20 @@ def test_profile_memory_with_page_tables_above_the_frame() -> None:
     for p in (a, b):
         p.profile.update(desired_mem="131072", max_mem="262144")
     assert not list(profile_mem_above_frame(estate(frame(a, b)), Config()))
+
+
+def test_profile_memory_counts_the_running_page_tables_once() -> None:
+    # sys_firmware_mem already holds the page tables of the running partitions (rules-catalogue SZ-08,
+    # MEM-04): a frame whose partitions run with exactly their profiles' memory, with 1024 MB left,
+    # fits at its next activation. 13568 MB firmware + 509696 MB of partitions + 1024 MB free = 524288.
+    a = _with_profile(part("npiv1", 4, mem=262144, mem_max=262144), desired_mem=262144, max_mem=262144)
+    b = _with_profile(part("npiv2", 5, mem=247552, mem_max=262144), desired_mem=247552, max_mem=262144)
+    assert not list(profile_mem_above_frame(estate(frame(a, b)), Config()))
+    # the same profiles on a frame with less firmware memory than their page tables still leave
+    # the firmware's own part (never below 0), and a profile that grows past the frame is still seen
+    b.profile.update(desired_mem="262144")
+    found = list(profile_mem_above_frame(estate(frame(a, b)), Config()))
+    assert len(found) == 1
+    assert "4096 MB of page tables" in found[0].message
+    # 524288 desired + 4096 page tables + (13568 - 4096 running page tables) firmware = 537856
+    assert found[0].values["current"] == "537856 MB"

@@ -93,3 +93,21 @@ def test_ping_loss_reported_in_context():
                                       "round-trip min/avg/max = 0/0/1 ms\n"), "ping.txt", 0)
     (f,) = run_rule(measured_network_tests.measured_latency, h)
     assert "20% packet loss" in f.message and "4/5 replies" in f.message
+
+
+def test_sizing_from_use_pinned_at_a_cap_proposes_nothing():
+    # capped at EC 1.0 with 2 VPs and pinned there: the series measures the cap, not the demand, so
+    # CPU-SIZING-MEASURED stays quiet (CPU-CAPPED-PINNED says what to do); it used to cut 2 VP to 1
+    import numpy as np
+    from lparscope.rules.measured import sizing as measured_sizing
+    from lparscope.sizing.cpu import size_partition
+    times = np.arange(np.datetime64("2026-11-19T08:00"), np.datetime64("2026-11-19T16:00"), np.timedelta64(5, "m"))
+    pinned = np.full(times.size, 0.99)
+    h = host("capped1", entitled_capacity=1.0, online_vps=2, mode="Capped")
+    h.sizing = size_partition(times, pinned, ec=1.0, vp=2, pool_cores=12, capped=True)
+    assert (h.sizing.recommended_ec, h.sizing.recommended_vp, h.sizing.recommended_uncapped) == (1.0, 2, True)
+    assert run_rule(measured_sizing.sizing_measured, h) == []
+    # the same use uncapped is measured demand: sized, it proposes what it measured
+    h.sizing = size_partition(times, pinned, ec=2.0, vp=4, pool_cores=12, capped=False)
+    (f,) = run_rule(measured_sizing.sizing_measured, h)
+    assert "recommended EC 1.00, 1 VP" in f.message

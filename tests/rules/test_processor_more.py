@@ -222,3 +222,14 @@ def test_a_dedicated_partition_holding_every_core_has_no_pool_to_donate_to():
     assert run_rule(processor_sharing.dedicated_not_donating, h) == []
     h.partition.system_cores = 8
     assert len(run_rule(processor_sharing.dedicated_not_donating, h)) == 1
+
+
+def test_vp_ec_limits_alternative_names_the_partition_not_the_host():
+    # the host appsrv1 runs as partition "app server 1": the VP cut offered beside the EC raise names
+    # the partition the HMC knows, quoted (it named the host, which the HMC does not know)
+    h = feed(host(entitled_capacity=1.0, online_vps=12), lsattr, PROC0.format(smt=4, gen="POWER7"))
+    h.name = "appsrv1"
+    h.partition.name = "app server 1"
+    (f,) = run_rule(processor_limits.vp_ec_limits, h)
+    alt = next(line for line in f.fix.hmc if line.startswith("# or keep EC"))
+    assert alt.endswith('-r proc -o r -p "app server 1" --procs 2'), alt

@@ -131,7 +131,7 @@ def test_capped_partition_flat_at_ec() -> None:
     times, physc = figure_3_1()
     clipped = np.minimum(physc, 20.0)  # capped at EC 20: demand above is hidden
     s = size_partition(times, clipped, ec=20.0, vp=20, pool_cores=64, capped=True)
-    assert s.recommended_vp == 20
+    assert s.recommended_vp == 21  # a VP above the EC: with 20, uncapping would leave it at 20 cores
     assert s.recommended_uncapped is True
     assert any("lower bound" in r for r in s.reasons)
 
@@ -193,3 +193,16 @@ def test_running_median3_is_nanmedian_of_each_point_and_its_neighbours() -> None
                 want = np.array([np.nanmedian([v[i - 1], v[i], v[(i + 1) % n]]) if not np.isnan(v[i]) else np.nan
                                  for i in range(n)])
             assert np.array_equal(_running_median3(v), want, equal_nan=True)
+
+
+def test_a_capped_partition_pinned_at_its_ec_keeps_room_to_grow_once_uncapped() -> None:
+    # capped at EC 1.0 with 2 VPs, physc at 0.97-1.00 all day: the demand above the cap is unknown.
+    # Sizing it at its measured peak (1 VP) while uncapping it would leave it at 1 core all the same:
+    # the numbers are a lower bound, so EC and VPs do not go down, and uncapped it keeps a VP above its EC
+    times, _ = figure_3_1()
+    physc = np.full(times.size, 1.0) - np.random.default_rng(3).uniform(0, 0.03, times.size)
+    s = size_partition(times, physc, ec=1.0, vp=2, pool_cores=12, capped=True)
+    assert s.recommended_uncapped is True
+    assert s.recommended_ec == pytest.approx(1.0) and s.recommended_vp == 2
+    same = size_partition(times, physc, ec=1.0, vp=1, pool_cores=12, capped=True)
+    assert same.recommended_vp == 2  # one VP more than the EC: what uncapping gives it

@@ -56,19 +56,36 @@ TUNABLE_COMMANDS = ("schedo", "vmo", "ioo", "no", "nfso")
 
 #: Names that may reach a command: device, host, partition, profile and frame names.
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")  # a leading digit is a real partition name (34_PROD_1)
+#: HMC object names (partition, profile, managed system) that may reach a command quoted: the HMC takes
+#: spaces and brackets in them ("app server 1", "web(2)"); none of these characters means anything
+#: inside double or single quotes, and none is the HMC's own separator (comma, equals sign, quote).
+HMC_NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9 _.()#@+-]*[A-Za-z0-9_.()#@+-])?$")
 #: Values that may reach a command unquoted: numbers, hex numbers and plain words.
 SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.:+-]+$")
 
-MS = "<managed-system>"
-PROFILE = "<profile>"
+
 #: A managed system named by machine type, model and serial (model/mtms.py), as HMC commands take it.
 MTMS_NAME = re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{3}\*[0-9A-Z]{5,12}$")
 
 
-def hmc_word(frame: str) -> str:
-    """A managed system as a command text names it: ``'9009-42A*7812C4X'`` quoted (the ``*`` is
-    a pattern to a shell), a name or the placeholder as it is."""
-    return f"'{frame}'" if MTMS_NAME.match(frame) else frame
+def hmc_word(name: str) -> str:
+    """An HMC object name as one shell word: as it is when plain; a managed system named by type,
+    model and serial in single quotes (``'9009-42A*7812C4X'``: the ``*`` is a pattern to a shell);
+    any other name :data:`HMC_NAME` accepts in double quotes (``-p "app server 1"``); a placeholder
+    (``<managed-system>``) as it is."""
+    if MTMS_NAME.match(name):
+        return f"'{name}'"
+    return name if SAFE_NAME.match(name) or not HMC_NAME.match(name) else f'"{name}"'
+
+
+def hmc_filter(key: str, name: str) -> str:
+    """``--filter`` of an HMC listing by one name (``lpar_names``), quoted when the name needs it."""
+    return f'"{key}={name}"' if hmc_word(name) != name else f"{key}={name}"
+
+
+MS = "<managed-system>"
+PROFILE = "<profile>"
+
 
 # Partition attributes changed by DLPAR: (chhwres resource, flag or -a, format).
 DLPAR_ATTRS = {
@@ -190,9 +207,9 @@ def command_forms(c: ProposedChange, frame: str | None = None, profile: str | No
                 delta = float(value) - float(c.current)
                 op = "a" if delta > 0 else "r"
                 amount = fmt_value(c.attribute, abs(delta))
-                out["hmc"].append(f"chhwres -m {ms} -r {res} -o {op} -p {c.object} {flag} {amount}")
+                out["hmc"].append(f"chhwres -m {ms} -r {res} -o {op} -p {hmc_word(c.object)} {flag} {amount}")
             else:
-                out["hmc"].append(f"chhwres -m {ms} -r {res} -o s -p {c.object} -a {c.attribute}={v}")
+                out["hmc"].append(f"chhwres -m {ms} -r {res} -o s -p {hmc_word(c.object)} -a {c.attribute}={v}")
         out["hmc"].append(prof_cmd)
         return out
     if c.kind == "tunable":

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..model.change import MTMS_NAME, SAFE_NAME, SAFE_VALUE, ProposedChange
+from ..model.change import HMC_NAME, MTMS_NAME, SAFE_NAME, SAFE_VALUE, ProposedChange
 from ..model.estate import Estate
 from . import feasible
 from .merge import Proposal, Reason, _num, merge, same_value
-from .model import Advice, Plan, PlannedChange, change_id
+from .model import Advice, Plan, PlannedChange, change_id, hmc_value
 from .names import joins, locate, name_findings, names
 from .order import order
 
@@ -35,8 +35,10 @@ def _safe(c: PlannedChange) -> str:
     # partition with no host of its own may be "vios1 (p9frame2)") reaches no command
     for what, v in ((("host", None) if ch.on_hmc else ("host", ch.host)), ("object", ch.object), ("partition", c.lpar),
                     ("frame", c.frame), ("profile", c.profile), ("attribute", ch.attribute)):
+        hmc_name = ch.on_hmc and what in ("object", "partition", "frame", "profile")  # quoted in every command
         if v is not None and v != "" and not (SAFE_NAME.match(str(v)) or (what == "object" and str(v).isdigit())
-                                              or (what == "frame" and MTMS_NAME.match(str(v)))):
+                                              or (what == "frame" and MTMS_NAME.match(str(v)))
+                                              or (hmc_name and HMC_NAME.match(str(v)))):
             return f"the {what} name {str(v)[:40]!r} is not a plain name: lparscope writes no command with it"
     if not SAFE_VALUE.match(str(ch.target)):
         return f"the target value {str(ch.target)[:40]!r} is not a plain value: lparscope writes no command with it"
@@ -111,6 +113,9 @@ def build_plan(estate: Estate, findings: Iterable[Any]) -> Plan:
         pc = PlannedChange(cid, ch, reasons, frame, lpar, profile, notes=list(notes), needs=needs)
         if fp is not None:
             pc.profile_value = fp.profile.get(ch.attribute)
+            pc.running_value = fp.running.get(ch.attribute)
+            if ch.current is None:  # a host rule may not see it (the sharing mode); the HMC data does
+                ch.current = hmc_value(pc.profile_value if ch.method == "profile" else fp.running.get(ch.attribute))
         fps[pc.id] = locate(estate, ch.host, lpar, frame, by_partition=ch.hmc_partition, index=index)
         return pc
 

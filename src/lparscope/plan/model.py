@@ -9,12 +9,27 @@ from typing import Any
 
 from ..dict_views import DictViews
 from ..model.change import SAFE_NAME, ProposedChange
-from .merge import Conflict, Reason, _num_or_str
+from .merge import Conflict, Reason, _num_or_str, same_value
 
 #: Changes that need a partition restart or a host reboot.
 RESTART = {"partition restart", "reboot"}
 #: Changes that need a maintenance window (service stops or loses redundancy while they are made).
 WINDOW = RESTART | {"interface down"}
+
+
+def hmc_value(value: Any) -> Any:
+    """A value of the HMC data as a change holds it: a number as a number (16, 1.5), else the text."""
+    if value is None or str(value).strip() in ("", "null", "none"):
+        return None
+    text = str(value).strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
 
 
 @dataclass
@@ -36,6 +51,14 @@ class PlannedChange:
     step: int | None = None
     serves: str = ""  # the id of the change this one is made for (a profile limit raised so that it fits)
     together: list[str] = field(default_factory=list)  # ids made in one command with it (no order of single ones holds)
+    running_value: Any = None  # the value the partition runs with (HMC data), when known
+
+    @property
+    def catches_up(self) -> bool:
+        """A profile change to the value the partition already runs with (a DLPAR change never saved):
+        the next activation keeps what runs today, so nothing waits for a restart."""
+        return (self.change.method == "profile" and self.running_value is not None
+                and same_value(self.running_value, self.change.target))
 
     # short-hands
     @property
@@ -48,6 +71,8 @@ class PlannedChange:
 
     @property
     def disruption(self) -> str:
+        if self.catches_up:
+            return "none"
         if self.change.failover and self.change.disruption == "none":
             return "failover"
         return self.change.disruption
@@ -73,7 +98,9 @@ class PlannedChange:
 PLANNED_FIELDS: dict[str, Callable[[PlannedChange], Any]] = {
     "id": lambda p: p.id, "kind": lambda p: p.change.kind, "host": lambda p: p.change.host,
     "object": lambda p: p.change.object, "attribute": lambda p: p.change.attribute,
-    "current": lambda p: _num_or_str(p.change.current), "target": lambda p: _num_or_str(p.change.target),
+    # a profile change changes the profile's value (the running one may differ: a DLPAR change not saved)
+    "current": lambda p: _num_or_str(hmc_value(p.profile_value) if p.change.method == "profile"
+                                     and p.profile_value is not None else p.change.current), "target": lambda p: _num_or_str(p.change.target),
     "method": lambda p: p.change.method, "disruption": lambda p: p.disruption,
     "maintenance_window": lambda p: p.window, "basis": lambda p: p.change.basis, "frame": lambda p: p.frame,
     "partition": lambda p: p.lpar, "profile": lambda p: p.profile,

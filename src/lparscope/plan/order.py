@@ -55,6 +55,36 @@ def _outage(checks: list[str]) -> str:
     return " (stops client partitions: see the first check)" if checks and checks[0].startswith("CLIENT OUTAGE") else ""
 
 
+def _sea_failover(estate: Estate, host: str, objs: Iterable[str]) -> list[str]:
+    """How the traffic of the SEAs these changes touch moves to the partner VIOS and back, from each
+    SEA's ha_mode as read (an EtherChannel under an SEA fails over with it); an SEA without failover
+    has no partner to carry its traffic, and the step then says so first."""
+    h = estate.hosts.get(host)
+    if h is None:
+        return []
+    out: list[str] = []
+    for name in dict.fromkeys(objs):
+        dev = h.devices.get(name)
+        if dev is None:
+            continue
+        sea = dev if dev.cls == "sea" else h.devices.get(dev.parent or "") or next(
+            (d for d in h.devices.values() if d.cls == "sea" and d.attr("real_adapter") == name), None)
+        if sea is None or sea.cls != "sea" or not sea.attrs:
+            continue
+        mode = (sea.attr("ha_mode") or "disabled").lower()
+        if mode in ("auto", "sharing"):
+            line = (f"fail over first: chdev -dev {sea.name} -attr ha_mode=standby (root: chdev -l {sea.name} -a "
+                    f"ha_mode=standby); when done, give the traffic back: chdev -dev {sea.name} -attr ha_mode={mode}")
+        elif mode == "standby":
+            line = f"{sea.name} on {host} is in standby already (ha_mode=standby): its partner carries the traffic"
+        else:
+            line = (f"CLIENT OUTAGE: {sea.name} on {host} has no SEA failover (ha_mode={mode}): no partner VIOS takes "
+                    f"its traffic, the clients it bridges lose the network while it changes")
+        if line not in out:
+            out.insert(0, line) if line.startswith("CLIENT OUTAGE") else out.append(line)
+    return out
+
+
 def order(changes: list[PlannedChange], estate: Estate,
           fps: dict[str, tuple[Frame | None, object]]) -> list[Step]:
     planned = [c for c in changes if c.status == "planned"]
@@ -114,6 +144,10 @@ def order(changes: list[PlannedChange], estate: Estate,
                 by_lpar.setdefault(c.lpar or c.change.object, []).append(c)
         for lpar in sorted(by_lpar, key=lambda n: (not by_lpar[n][0].change.vios, n)):
             pcs = by_lpar[lpar]
+            if all(c.catches_up for c in pcs):  # the profile takes what already runs: nothing to restart
+                st.add("hmc", frame, f"profile of {lpar}: the values it already runs with (nothing to restart)",
+                       sequence(pcs, fps), "none", False, [red or 0, add or 0])
+                continue
             after, checks = vios_gate(pcs[0], lpar)
             n = st.add("hmc", frame, f"profile of {lpar}; then shut {lpar} down and activate it from the profile"
                        + _outage(checks), sequence(pcs, fps), "partition restart", True,
@@ -135,8 +169,11 @@ def order(changes: list[PlannedChange], estate: Estate,
         fo = [c for c in cs if c.change.failover]
         if fo:
             after, checks = vios_gate(fo[0], host, stops=False)  # the network fails over; the storage stays
-            n = st.add(host, None, "SEA / EtherChannel changes, after failing the traffic over to the partner VIOS",
-                       fo, "failover", True, after, checks)
+            how = _sea_failover(estate, host, (c.change.object for c in fo))
+            checks = ([x for x in how if x.startswith("CLIENT OUTAGE")] + checks
+                      + [x for x in how if not x.startswith("CLIENT OUTAGE")])
+            n = st.add(host, None, "SEA / EtherChannel changes, after failing the traffic over to the partner VIOS"
+                       + _outage(checks), fo, "failover", True, after, checks)
             if n:
                 vios_windows[host] = n
         boot = [c for c in cs if c.method in ("chdev-reboot", "tunable-boot") and not c.change.failover]

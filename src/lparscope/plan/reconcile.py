@@ -22,12 +22,12 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
-from ..model.change import HMC_KINDS, ProposedChange, fmt_value
+from ..model.change import HMC_KINDS, ProposedChange, command_forms, fmt_value
 from ..model.estate import Estate
 from ..rules.changes import propose
 from ..rules.engine import Commands
 from .merge import Conflict, _num, same_value
-from .model import Plan, PlannedChange
+from .model import Plan, PlannedChange, hmc_value
 from .names import Joins, joins, name_findings
 
 #: How a partition setting reads in a sentence (the report's words; HMC attribute names otherwise).
@@ -81,20 +81,24 @@ _LOOK = frozenset({"lsattr", "lsdev", "lssyscfg", "lshwres", "lsmap", "lspath", 
 
 
 def _extras(estate: Estate, host: str, block: Commands, generated: Commands,
-            stale: list[str], index: Joins | None = None) -> dict[str, list[str]]:
+            stale: list[str], index: Joins | None = None) -> dict[str, tuple[list[str], list[str]]]:
     """Lines of a fix the changes did not generate that still hold beside the plan's targets: checks
-    (read-only commands) and notes. Commands of the rule's own (a profile save, an alternative) and
-    notes naming the value the plan did not keep are left out: the plan decided."""
+    (read-only commands) and notes, as (those before the first generated command, those after): a
+    check that notes the value before the change stays before it. Commands of the rule's own (a
+    profile save, an alternative) and notes naming the value the plan did not keep are left out: the
+    plan decided."""
     gen = _swapped(estate, host, generated, index)
-    out: dict[str, list[str]] = {}
+    out: dict[str, tuple[list[str], list[str]]] = {}
     for form in ("root", "padmin", "hmc"):
         made = list(getattr(gen, form))
-        keep = []
+        head: list[str] = []
+        keep: list[str] = head
         dropped = False  # a note right after a command left out speaks of that command
         for line in getattr(block, form):
             if line in made:
                 made.remove(line)
                 dropped = False
+                keep = [] if keep is head else keep
                 continue
             text = line.strip()
             if text.startswith("#"):
@@ -107,24 +111,32 @@ def _extras(estate: Estate, host: str, block: Commands, generated: Commands,
                 dropped = False
             else:
                 dropped = True
-        out[form] = keep
+                keep = [] if keep is head else keep
+        out[form] = (head, keep if keep is not head else [])
     return out
 
 
 def _rebuild(estate: Estate, f: Any, new: list[ProposedChange], skipped: list[str], stale: list[str],
-             index: Joins | None = None) -> None:
+             index: Joins | None = None, profile_was: dict[tuple, Any] | None = None) -> None:
     """Fix and rollback commands of ``f`` derived from ``new`` (the plan's targets), keeping the
-    lines of the old fix the old changes did not generate."""
+    lines of the old fix the old changes did not generate. ``profile_was``: the profile's own value of
+    a DLPAR change whose profile differed from the running value (the rollback puts that one back)."""
     old_fix, old_undo = propose(*f.changes)
     keep_fix = _extras(estate, f.host, f.fix, old_fix, stale, index)
     keep_undo = _extras(estate, f.host, f.rollback, old_undo, stale, index)
     fix, undo = propose(*new)
+    for c in new:
+        was = (profile_was or {}).get(c.key())
+        if was is not None and c.method == "dlpar":  # the profile line of the undo: the profile's value
+            running = command_forms(c, target=c.current)["hmc"][-1]
+            undo.hmc = [command_forms(c, target=was)["hmc"][-1] if x == running else x for x in undo.hmc]
     fix, undo = _swapped(estate, f.host, fix, index), _swapped(estate, f.host, undo, index)
     fix.hmc, undo.hmc = one_profile_command(fix.hmc), one_profile_command(undo.hmc)
     form = "hmc" if any(c.on_hmc for c in f.changes) else "padmin" if f.fix.padmin and not f.fix.root else "root"
     for block, keep in ((fix, keep_fix), (undo, keep_undo)):
         for k in ("root", "padmin", "hmc"):
-            getattr(block, k).extend(keep[k])
+            head, tail = keep[k]
+            setattr(block, k, [*head, *getattr(block, k), *tail])
     getattr(fix, form).extend(f"# not planned: {why}" for why in skipped)
     if not new and not undo:
         getattr(undo, form).append("# nothing to undo: the plan makes none of this finding's changes")
@@ -139,6 +151,7 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
     for c in plan.conflicts:
         conflicts[_setting(c.kind, c.host, c.object, c.attribute)] = c
     index = joins(estate)  # one look at the frames for every finding's commands
+    profile_was: dict[tuple, Any] = {}
     serving: dict[str, list[PlannedChange]] = {}
     for c in plan.changes:
         if c.serves and c.status == "planned":
@@ -152,6 +165,7 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
         skipped: list[str] = []
         differs = False
         stale: list[str] = []
+        made: list[PlannedChange] = []  # the plan's changes this finding now makes
         for ch in changes:
             pc = by_key.get(ch.key())
             if pc is None:
@@ -182,13 +196,21 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
             for limit in serving.get(pc.id, []):  # a profile limit the plan moves so that this value fits
                 new.append(limit.change)
                 differs = True
-            new.append(replace(pc.change, current=ch.current if pc.change.current is None else pc.change.current))
-            if pc.change.method != ch.method:
+            was = ch.current if pc.change.current is None else pc.change.current
+            if pc.change.method == "profile" and hmc_value(pc.profile_value) is not None:
+                was = hmc_value(pc.profile_value)  # a profile change is undone to the profile's value, not the running one
+            new.append(replace(pc.change, current=was))
+            made.append(pc)
+            if pc.change.method != ch.method or (ch.current is None and pc.change.current is not None):
+                differs = True  # another method, or a value to undo to the rule did not know (the HMC data's)
+            if pc.change.method == "dlpar" and hmc_value(pc.profile_value) is not None \
+                    and not same_value(hmc_value(pc.profile_value), was):
+                profile_was[pc.change.key()] = hmc_value(pc.profile_value)  # a DLPAR change never saved
                 differs = True
         f.plan_refs = refs
         if not differs:
             continue
-        _rebuild(estate, f, new, skipped, stale, index)
+        _rebuild(estate, f, new, skipped, stale, index, profile_was)
         rule_text = f.values.get("suggested")
         planned = [r for r in refs if r["status"] in ("planned", "in-place")]
         shown = ", ".join(label(c, c.target) for c in new if any(r["attribute"] == c.attribute
@@ -197,6 +219,8 @@ def align_findings(plan: Plan, findings: list[Any], estate: Estate) -> None:
             f.values["rule_suggested"] = rule_text
         f.values["suggested"] = (shown + " (plan)") if shown else "not planned (see the plan)"
         f.changes = new
+        if made and len(made) == len(new) and all(pc.catches_up for pc in made):  # the profile takes what runs
+            f.disruption = [d for d in f.disruption if d != "restart-needed"]
         # the rule's own sentence may name the value it proposed: say in it what the plan does instead
         moved = [r for r in refs if r["status"] in ("planned", "in-place") and not same_value(r["target"], r["proposed"])]
         if moved and "The plan sets" not in f.message:

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .. import __version__
-from ..model.change import DLPAR_ATTRS, MS, MTMS_NAME, PROFILE, RUNNING_FIELD, SAFE_NAME, fmt_value
+from ..model.change import DLPAR_ATTRS, HMC_NAME, MS, MTMS_NAME, PROFILE, RUNNING_FIELD, fmt_value
 from .fixscript_lib import SHELL_COMMON, change_comments, comment, q
 
 HMC_LIB = r'''
@@ -54,11 +54,11 @@ case $HMC in -*|*[!A-Za-z0-9_.@-]*) die "--hmc takes USER@HOST (letters, digits,
 ''' + SHELL_COMMON + r'''hmc() { ssh -o BatchMode=yes -- "$HMC" "$1"; }
 # a managed system: its name, or its machine type, model and serial (9009-42A*7812C4X), which -m takes as well
 is_frame() {
-    is_name "$1" && return 0
+    is_hmc_name "$1" && return 0
     case $1 in [0-9A-Z][0-9A-Z][0-9A-Z][0-9A-Z]-[0-9A-Z][0-9A-Z][0-9A-Z]\*?*) ;; *) return 1 ;; esac
     case ${1#*\*} in *[!0-9A-Z]*) return 1 ;; *) return 0 ;; esac
 }
-shown_frame() { case $1 in *\**) q "$1" ;; *) printf '%s' "$1" ;; esac; }
+shown_frame() { case $1 in *\**) q "$1" ;; *) shown "$1" ;; esac; }
 
 STAMP=$(date +%Y%m%d-%H%M%S)-$$
 LOG=""
@@ -97,6 +97,14 @@ fail() {
     exit 1
 }
 
+# an HMC name as the printed plan shows it: in double quotes when it is not a plain word
+shown() { case $1 in *[!A-Za-z0-9_.-]*) printf '"%s"' "$1" ;; *) printf '%s' "$1" ;; esac; }
+# an HMC name (partition, profile, managed system): may hold spaces and brackets, always passed quoted
+is_hmc_name() {
+    case $1 in [A-Za-z0-9]*) ;; *) return 1 ;; esac
+    case $1 in *' ') return 1 ;; *[!A-Za-z0-9' '_.\(\)#@+-]*) return 1 ;; esac
+    return 0
+}
 running_value() {  # frame lpar resource field
     hmc "lshwres -r $3 -m $(q "$1") --level lpar --filter $(q "lpar_names=$2") -F $4"
 }
@@ -107,7 +115,7 @@ profile_value() {  # frame lpar profile attribute
 # set_running ID FRAME LPAR ATTRIBUTE TARGET RESOURCE FLAG FIELD FORMAT
 set_running() {
     id=$1 f=$2 l=$3 attr=$4 want=$5 res=$6 flag=$7 field=$8 fmt=$9
-    is_frame "$f" && is_name "$l" && is_name "$attr" && is_value "$want" && is_name "$field" || fail "$id: refused, a name or value is not plain"
+    is_frame "$f" && is_hmc_name "$l" && is_name "$attr" && is_value "$want" && is_name "$field" || fail "$id: refused, a name or value is not plain"
     now=$(running_value "$f" "$l" "$res" "$field") || fail "$id: cannot read $field of $l on $f"
     is_value "$now" || fail "$id: $field of $l reads '$now'"
     if same "$now" "$want"; then log "$id: $l $field is already $want"; return 0; fi
@@ -130,7 +138,7 @@ set_running() {
 # set_profile ID FRAME LPAR PROFILE ATTRIBUTE TARGET
 set_profile() {
     id=$1 f=$2 l=$3 p=$4 attr=$5 want=$6
-    is_frame "$f" && is_name "$l" && is_name "$p" && is_name "$attr" && is_value "$want" || fail "$id: refused, a name or value is not plain"
+    is_frame "$f" && is_hmc_name "$l" && is_hmc_name "$p" && is_name "$attr" && is_value "$want" || fail "$id: refused, a name or value is not plain"
     now=$(profile_value "$f" "$l" "$p" "$attr") || fail "$id: cannot read $attr of profile $p of $l"
     is_value "$now" || fail "$id: $attr of profile $p reads '$now'"
     if same "$now" "$want"; then log "$id: profile $p of $l already has $attr=$want"; return 0; fi
@@ -147,7 +155,7 @@ set_profile() {
 # set_profile_together IDS FRAME LPAR PROFILE PAIRS (attr=value,...: one chsyscfg, the HMC checks the profile once)
 set_profile_together() {
     ids=$1 f=$2 l=$3 p=$4 pairs=$5 old=""
-    is_frame "$f" && is_name "$l" && is_name "$p" || fail "$ids: refused, a name is not plain"
+    is_frame "$f" && is_hmc_name "$l" && is_hmc_name "$p" || fail "$ids: refused, a name is not plain"
     for pair in $(printf '%s' "$pairs" | tr ',' ' '); do
         attr=${pair%%=*} want=${pair#*=}
         is_name "$attr" && is_value "$want" || fail "$ids: refused, a name or value is not plain"
@@ -178,7 +186,7 @@ change_together() {
     fi
     [ "$m" -eq "$n" ] || fail "$1: these changes are made in one command: apply them together (--apply $(printf '%s' "$1" | tr ' ' ','))"
     is_frame "$2" || fail "$1: the managed-system name is not in the inputs ($2): give the HMC outputs of the frame"
-    is_name "$4" || fail "$1: the profile name is not in the inputs ($4): give lssyscfg -r lpar output"
+    is_hmc_name "$4" || fail "$1: the profile name is not in the inputs ($4): give lssyscfg -r lpar output"
     set_profile_together "$1" "$2" "$3" "$4" "$5"
 }
 
@@ -186,14 +194,14 @@ change_together() {
 change() {
     if ! selected "$1"; then
         if [ "$2" = dlpar ]; then
-            printf '  %-34s chhwres -m %s -r %s -p %s (%s to %s), then chsyscfg -r prof %s=%s in %s\n' "$1" "$(shown_frame "$3")" "$8" "$4" "${10}" "$7" "$6" "$7" "$5"
+            printf '  %-34s chhwres -m %s -r %s -p %s (%s to %s), then chsyscfg -r prof %s=%s in %s\n' "$1" "$(shown_frame "$3")" "$8" "$(shown "$4")" "${10}" "$7" "$6" "$7" "$(shown "$5")"
         else
             printf '  %-34s chsyscfg -r prof -m %s -i "name=%s,lpar_name=%s,%s=%s"\n' "$1" "$(shown_frame "$3")" "$5" "$4" "$6" "$7"
         fi
         return 0
     fi
     is_frame "$3" || fail "$1: the managed-system name is not in the inputs ($3): give the HMC outputs of the frame"
-    is_name "$5" || fail "$1: the profile name is not in the inputs ($5): give lssyscfg -r lpar output"
+    is_hmc_name "$5" || fail "$1: the profile name is not in the inputs ($5): give lssyscfg -r lpar output"
     [ "$2" = dlpar ] && set_running "$1" "$3" "$4" "$6" "$7" "$8" "$9" "${10}" "${11}"
     set_profile "$1" "$3" "$4" "$5" "$6" "$7"
 }
@@ -228,8 +236,8 @@ def _call(c: dict[str, Any]) -> list[str]:
     if not flag.startswith("-"):
         flag = "-a"
     method = "dlpar" if c["method"] == "dlpar" and attr in DLPAR_ATTRS else "profile"
-    frame = c.get("frame") if c.get("frame") and (SAFE_NAME.match(c["frame"]) or MTMS_NAME.match(c["frame"])) else MS
-    profile = c.get("profile") if c.get("profile") and SAFE_NAME.match(c["profile"]) else PROFILE
+    frame = c.get("frame") if c.get("frame") and (HMC_NAME.match(c["frame"]) or MTMS_NAME.match(c["frame"])) else MS
+    profile = c.get("profile") if c.get("profile") and HMC_NAME.match(c["profile"]) else PROFILE
     return [c["id"], method, frame, c.get("partition") or c["object"], profile, attr,
             fmt_value(attr, c["target"]), res, flag, RUNNING_FIELD.get(attr, attr), _FORMAT.get(attr, "%d")]
 

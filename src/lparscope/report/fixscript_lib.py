@@ -8,7 +8,7 @@ change, read it back, and stop the run at the first failure.
 """
 
 SHELL_COMMON = r'''
-is_name() { case $1 in [A-Za-z]*) case $1 in *[!A-Za-z0-9_.-]*) return 1 ;; *) return 0 ;; esac ;; *) return 1 ;; esac; }
+is_name() { case $1 in [A-Za-z0-9]*) case $1 in *[!A-Za-z0-9_.-]*) return 1 ;; *) return 0 ;; esac ;; *) return 1 ;; esac; }
 is_value() { case $1 in '') return 1 ;; *[!A-Za-z0-9_.:+-]*) return 1 ;; *) return 0 ;; esac; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 selected() {

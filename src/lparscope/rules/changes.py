@@ -18,11 +18,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..model.change import MS, PROFILE, Commands, ProposedChange, command_forms, fmt_value
+from ..model.change import MS, PROFILE, Commands, ProposedChange, command_forms, fmt_value, hmc_filter, hmc_word
 from ..model.commands import chdev_padmin, chdev_root, lsattr_root  # noqa: F401  (rules import them from here)
 from ..model.estate import Host
 
-__all__ = ["MS", "PROFILE", "round_up", "dlpar_resize", "weight_change", "dlpar_units", "root_commands",
+__all__ = ["MS", "PROFILE", "hmc_word", "hmc_filter", "round_up", "dlpar_resize", "weight_change", "dlpar_units", "root_commands",
            "chdev_perm", "partition_change", "device_change", "tunable_change", "propose", "pool_device",
            "mempool_size"]
 

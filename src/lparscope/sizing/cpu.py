@@ -377,20 +377,21 @@ def size_partition(times: np.ndarray, physc: np.ndarray, *, ec: float | None, vp
         rec_ec = round(float(pool_cores), 2)
         reasons.append(f"EC {rec_ec:.2f}: cannot exceed the pool")
 
-    # Sharing mode.
-    if is_vios:
-        uncapped = True
-        reasons.append(f"uncapped: a VIOS is never capped, with a weight in the upper part of 0-255 "
-                       f"({SOURCE_VIOS})")
-    else:
-        uncapped = peak_stats.max > rec_ec + 1e-9
-        reasons.append(
-            f"uncapped: peak use {peak_stats.max:.2f} exceeds the EC {rec_ec:.2f} ({SOURCE_LPAR}: "
-            "partitions that use more than their EC should be uncapped)" if uncapped else
-            f"capped is enough: peak use {peak_stats.max:.2f} stays within the EC {rec_ec:.2f}")
-    if capped and ec is not None and peak_stats.max >= 0.95 * ec:
-        reasons.append(f"currently capped at EC {ec:g} and physc reached {peak_stats.max:.2f}: the "
-                       "demand above the cap was never measured, so these numbers are a lower bound")
+    # Sharing mode. Capped and pinned at its EC, the use is a lower bound: nothing goes down; uncapped, a VP more.
+    censored = bool(capped and ec is not None and peak_stats.max >= 0.95 * ec)
+    uncapped = is_vios or censored or peak_stats.max > rec_ec + 1e-9
+    reasons.append(f"uncapped: a VIOS is never capped, with a weight in the upper part of 0-255 ({SOURCE_VIOS})"
+                   if is_vios else
+                   f"uncapped: capped at EC {ec:g}, physc reached {peak_stats.max:.2f}: the demand above the cap "
+                   "was never measured, so these numbers are a lower bound" if censored else
+                   f"uncapped: peak use {peak_stats.max:.2f} exceeds the EC {rec_ec:.2f} ({SOURCE_LPAR}: "
+                   "partitions that use more than their EC should be uncapped)" if uncapped else
+                   f"capped is enough: peak use {peak_stats.max:.2f} stays within the EC {rec_ec:.2f}")
+    if censored:
+        want = min(max(math.floor(max(rec_ec, ec) + 1e-9) + 1, vp or 0), max(1, math.floor((pool_cores or 1e9) + 1e-9)))
+        rec_ec, rec_vp = min(max(rec_ec, round(float(ec), 2)), float(max(rec_vp, want))), max(rec_vp, want)
+        reasons.append(f"EC {rec_ec:.2f}, VP {rec_vp}: not below the current ones, with a VP above the EC "
+                       "so that, uncapped, it can use more than its entitlement")
     if ec is not None:
         reasons.append(f"current EC {ec:g} -> recommended {rec_ec:.2f}")
     if vp is not None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...model.estate import Estate, Evidence
 from ...model.frame import Frame, FramePartition
+from ..changes import hmc_word
 from ..config import Config
 
 S000 = "000_31a80e54567cd02b.txt"
@@ -34,7 +35,7 @@ def ms(fr: Frame) -> str:
 
 def partition_option(p: FramePartition) -> str:
     """How chhwres names a partition: by id when the data gives it (a name known only as lparN is not its own)."""
-    return f"--id {p.id}" if p.id is not None else f"-p {p.name}"
+    return f"--id {p.id}" if p.id is not None else f"-p {hmc_word(p.name)}"
 
 
 def prof_cmd(fr: Frame, p: FramePartition, **attrs: Any) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Estate
+from ..changes import hmc_word
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .hmc import frames, ms, partition_option
@@ -33,7 +34,7 @@ def frame_lpm_physical_io(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 continue  # a partition whose type the data does not give may be a VIOS: not judged
             slots = sorted(p.io_slots, key=lambda s: s.location or s.drc_index or "")
             target = partition_option(p)
-            fix = [f"migrlpar -o v -m {m} -t <target managed system> -p {p.name}   # the HMC's own validation lists every blocker",
+            fix = [f"migrlpar -o v -m {m} -t <target managed system> -p {hmc_word(p.name)}   # the HMC's own validation lists every blocker",
                    f"# move {p.name}'s disks and networks on these adapters to the VIOS (vSCSI / NPIV, virtual Ethernet / vNIC); "
                    "remove the devices on the partition (rmdev -Rdl <adapter>), then each slot:"]
             undo = []

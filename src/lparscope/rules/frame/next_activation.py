@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from ...model.estate import Estate, Evidence
 from ...model.frame import Frame, FramePartition, hpt_mb
+from ..changes import hmc_word, partition_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames, ms
@@ -85,7 +86,7 @@ def profile_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
                          and abs((_prof(p, "desired_proc_units") or 0) - p.ec) > 1e-9]
                 largest = ", ".join(f"{p.name} {_prof(p, 'desired_proc_units') or 0:g}" for p in big)
                 fix = Commands(hmc=["# save the running values into the profiles where they are the intended ones:"]
-                               + [f"mksyscfg -r prof -m {ms(fr)} -o save -p {p.name} -n {p.profile_name} --force"
+                               + [f"mksyscfg -r prof -m {ms(fr)} -o save -p {hmc_word(p.name)} -n {hmc_word(p.profile_name)} --force"
                                   for p in drift[:3] if p.profile_name]
                                + ["# or lower desired_proc_units in the largest profiles (EC = average use at peak, 000 §3.1)"])
                 yield finding(profile_ec_above_pool, fr.name, f"{pname} (pool {pid}) profiles",
@@ -102,12 +103,18 @@ def profile_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 vps = _prof(p, "desired_procs")
                 running_over = p.running_now and p.vps is not None and p.vps > size  # the host/frame VP rules say it
                 if vps is not None and vps > size and not running_over:
+                    fix = Commands(hmc=[f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name},'
+                                        f'lpar_name={p.name},desired_procs={int(size)}"'])
+                    # a limit on the profile's VPs: the plan keeps a lower target another rule sets (the
+                    # running VPs FRAME-PROFILE-DRIFT saves), one value for the setting in every report
+                    fix.changes = [partition_change(p.label, "desired_procs", int(vps), int(size), method="profile",
+                                                    basis="limit", bound="max", lpar=p.name,
+                                                    frame=fr.name if fr.named else None, vios=p.is_vios,
+                                                    note=f"VPs within the {size:g} cores of pool {pname}")]
                     yield finding(profile_ec_above_pool, p.label, "profile",
                                   f"{p.name}'s profile {p.profile_name or ''} asks for {int(vps)} virtual processors at the "
                                   f"next activation; pool {pname} has {size:g} cores (judged: profile).",
-                                  evidence=[*_pev(p, "desired_procs"), size_ev],
-                                  fix=Commands(hmc=[f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name},'
-                                                    f'lpar_name={p.name},desired_procs={int(size)}"']),
+                                  evidence=[*_pev(p, "desired_procs"), size_ev], fix=fix,
                                   rollback=Commands(hmc=[f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name},'
                                                          f'lpar_name={p.name},desired_procs={int(vps)}"']),
                                   disruption=["restart-needed"],
@@ -123,9 +130,12 @@ def profile_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
     source=f"{S000} §3.1 (Table 3-2); rules-catalogue S4, MEM-04",
     rationale="""At activation each partition needs its desired memory plus a hardware page table sized from
     its maximum memory (a power of two of max memory / the HPT ratio), and the hypervisor keeps its own
-    firmware memory. When the profiles' sum exceeds the frame's configurable memory less the firmware
-    reservation, some partitions will not start with their profile after the next frame restart, although
-    the running values fit. The HPT ratio is the profile's, else the frame's default.""",
+    firmware memory. The firmware memory the HMC shows (sys_firmware_mem) already holds the page tables
+    of the running partitions (rules-catalogue SZ-08), so those are taken out of it before the profiles'
+    page tables are added: a partition counts its page table once. When the profiles' sum exceeds the
+    frame's configurable memory less the firmware reservation, some partitions will not start with their
+    profile after the next frame restart, although the running values fit. The HPT ratio is the
+    profile's, else the frame's default.""",
     scope="estate",
 )
 def profile_mem_above_frame(estate: Estate, cfg: Config) -> Iterator[Finding]:
@@ -148,13 +158,18 @@ def profile_mem_above_frame(estate: Estate, cfg: Config) -> Iterator[Finding]:
             want += mem
             hpt += hpt_mb(mx, div)
             parts.append(p)
-        if not parts or want + hpt + firmware <= usable:
+        # sys_firmware_mem holds the running partitions' page tables: the rest is the firmware's own
+        running_hpt = sum(p.hpt(fr.hpt_divisor(p, cfg.t("hpt_ratio"))) or 0
+                          for p in fr.partitions.values() if p.running_now)
+        own = max(0, firmware - running_hpt)
+        if not parts or want + hpt + own <= usable:
             continue
         running = sum(p.mem or 0 for p in parts if p.running_now)
         big = sorted(parts, key=lambda p: -(_prof(p, "desired_mem") or 0))[:4]
         yield finding(profile_mem_above_frame, fr.name, "profiles memory",
                       f"{fr.name}: the profiles ask for {int(want)} MB of memory plus {hpt} MB of page tables, with "
-                      f"{firmware} MB of firmware memory: {int(want + hpt + firmware)} MB against {usable} MB configurable "
+                      f"{own} MB of firmware memory besides the running partitions' page tables ({firmware} MB in all, "
+                      f"{running_hpt} MB of them page tables): {int(want + hpt + own)} MB against {usable} MB configurable "
                       f"(judged: profiles; running partitions hold {int(running)} MB).",
                       evidence=[*fr.ev("mem_configurable", "mem_firmware"),
                                 *(e for p in big for e in _pev(p, "desired_mem"))],
@@ -164,6 +179,6 @@ def profile_mem_above_frame(estate: Estate, cfg: Config) -> Iterator[Finding]:
                       rollback=Commands(hmc=[f'chsyscfg -r prof -m {ms(fr)} -i "name={p.profile_name},lpar_name={p.name},'
                                              f'max_mem={int(_prof(p, "max_mem") or 0)}"' for p in big[:2] if p.profile_name]),
                       disruption=["restart-needed"],
-                      values={"judged": "profiles", "current": f"{int(want + hpt + firmware)} MB",
+                      values={"judged": "profiles", "current": f"{int(want + hpt + own)} MB",
                               "suggested": f"<= {usable} MB"},
                       facts={(fr.name, "profile_hpt_total_mb"): hpt})

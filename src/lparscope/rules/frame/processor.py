@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from ...model.estate import Estate
 from ...model.frame import FramePartition
+from ..changes import hmc_word
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frame_ev, frames, host_rule_flags, ms, prof_cmd, running
@@ -43,9 +44,9 @@ def frame_vios_weight(estate: Estate, cfg: Config) -> Iterator[Finding]:
             top = max(rivals, key=lambda p: p.weight or 0, default=None)
             if top is None or (top.weight or 0) < v.weight:
                 continue
-            fix = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o s -p {v.name} -a uncap_weight=255",
+            fix = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o s -p {hmc_word(v.name)} -a uncap_weight=255",
                                 prof_cmd(fr, v, uncap_weight=255)])
-            undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o s -p {v.name} -a uncap_weight={v.weight}",
+            undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o s -p {hmc_word(v.name)} -a uncap_weight={v.weight}",
                                  prof_cmd(fr, v, uncap_weight=v.weight)])
             yield finding(frame_vios_weight, v.label, "partition",
                           f"VIOS {v.name} on {fr.name} has uncapped weight {v.weight}; the partition {top.name} "
@@ -77,10 +78,10 @@ def frame_weights_flat(estate: Estate, cfg: Config) -> Iterator[Finding]:
         w = up[0].weight
         vios = [p for p in up if p.is_vios]
         fix = Commands(hmc=["# set weights by importance, for example VIOS 255, production 200, test 50 (rules-catalogue S2):"]
-                       + [f"chhwres -m {ms(fr)} -r proc -o s -p {v.name} -a uncap_weight=255" for v in vios]
+                       + [f"chhwres -m {ms(fr)} -r proc -o s -p {hmc_word(v.name)} -a uncap_weight=255" for v in vios]
                        + [prof_cmd(fr, v, uncap_weight=255) for v in vios]
                        + [f"chhwres -m {ms(fr)} -r proc -o s -p <partition> -a uncap_weight=<by importance>"])
-        undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o s -p {p.name} -a uncap_weight={w}" for p in up])
+        undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o s -p {hmc_word(p.name)} -a uncap_weight={w}" for p in up])
         yield finding(frame_weights_flat, fr.name, "uncapped weights",
                       f"All {len(up)} uncapped partitions of {fr.name} have weight {w} "
                       f"({', '.join(p.name for p in up[:8])}{'...' if len(up) > 8 else ''}).",
@@ -114,10 +115,10 @@ def frame_ec_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
             pname = (pool.name if pool and pool.name else ("DefaultPool" if pid == 0 else f"pool {pid}"))
             big = sorted(members, key=lambda p: -(p.ec or 0))[:5]
             fix = Commands(hmc=["# lower the EC of partitions that do not use it (EC = average use at peak, 000 §3.1), for example:"]
-                           + [f"chhwres -m {ms(fr)} -r proc -o r -p {p.name} --procunits <units>" for p in big[:2]]
+                           + [f"chhwres -m {ms(fr)} -r proc -o r -p {hmc_word(p.name)} --procunits <units>" for p in big[:2]]
                            + ([f"chhwres -m {ms(fr)} -r procpool -o s --poolname {pname} -a max_pool_proc_units={int(-(-total // 1))}"]
                               if pid else []))
-            undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o a -p {p.name} --procunits <units>" for p in big[:2]])
+            undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o a -p {hmc_word(p.name)} --procunits <units>" for p in big[:2]])
             yield finding(frame_ec_above_pool, fr.name, f"{pname} (pool {pid})",
                           f"{fr.name}: the running partitions of {pname} hold EC {total:g} but the pool has {size:g} "
                           f"cores ({', '.join(f'{p.name} {p.ec:g}' for p in big)}).",
@@ -163,9 +164,9 @@ def frame_vp_above_pool(estate: Estate, cfg: Config) -> Iterator[Finding]:
             if not size or p.vps <= size:
                 continue
             limit = int(size)
-            fix = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o r -p {p.name} --procs {p.vps - limit}",
+            fix = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o r -p {hmc_word(p.name)} --procs {p.vps - limit}",
                                 prof_cmd(fr, p, desired_procs=limit)])
-            undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o a -p {p.name} --procs {p.vps - limit}",
+            undo = Commands(hmc=[f"chhwres -m {ms(fr)} -r proc -o a -p {hmc_word(p.name)} --procs {p.vps - limit}",
                                  prof_cmd(fr, p, desired_procs=p.vps)])
             yield finding(frame_vp_above_pool, p.label, "partition",
                           f"{p.name} on {fr.name} has {p.vps} virtual processors; its pool has {size:g} cores.",

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from ...model.estate import Estate
 from ...model.frame import FramePartition
-from ..changes import partition_change
+from ..changes import hmc_word, partition_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames, ms, prof_cmd
@@ -62,7 +62,7 @@ def frame_profile_drift(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 continue
             text = "; ".join(f"{k} profile {a} / running {b}" for k, a, b in diffs)
             evid = [e for k, _, _ in diffs for e in (p.profile_evidence.get(k), p.running_evidence.get(k))]
-            fix = Commands(hmc=[f"mksyscfg -r prof -m {ms(fr)} -o save -p {p.name} -n {p.profile_name or '<profile>'} --force",
+            fix = Commands(hmc=[f"mksyscfg -r prof -m {ms(fr)} -o save -p {hmc_word(p.name)} -n {hmc_word(p.profile_name or '<profile>')} --force",
                                 "# saves the running configuration into the profile; or put the profile's values back with chhwres"])
             undo = Commands(hmc=[prof_cmd(fr, p, **{k: a for k, a, _ in diffs})])
             fix.changes = [partition_change(p.label, k, b, b, method="profile", lpar=p.name,

@@ -12,7 +12,7 @@ from typing import Any
 
 from ...model.estate import Estate, Host
 from ...model.frame import Frame, FramePartition, VirtualEth
-from ..changes import chdev_padmin
+from ..changes import chdev_padmin, hmc_word
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from .hmc import S000, frames, ms
@@ -112,11 +112,11 @@ def frame_sea_trunk_priority(estate: Estate, cfg: Config) -> Iterator[Finding]:
                             pb = fr.partitions[b]
                             new = 2 if ta.priority == 1 else 1
                             fix = Commands(hmc=[f"# trunk priority cannot change on a live adapter: replace {b}'s trunk adapter in slot {tb.slot}",
-                                                f"chhwres -m {ms(fr)} -r virtualio --rsubtype eth -o r -p {b} -s {tb.slot}",
-                                                f'chhwres -m {ms(fr)} -r virtualio --rsubtype eth -o a -p {b} -s {tb.slot} '
+                                                f"chhwres -m {ms(fr)} -r virtualio --rsubtype eth -o r -p {hmc_word(b)} -s {tb.slot}",
+                                                f'chhwres -m {ms(fr)} -r virtualio --rsubtype eth -o a -p {hmc_word(b)} -s {tb.slot} '
                                                 f'-a "ieee_virtual_eth=1,port_vlan_id={tb.pvid},addl_vlan_ids={",".join(map(str, tb.vlans)) or "none"},'
                                                 f'is_trunk=1,trunk_priority={new}{f",vswitch={tb.vswitch}" if tb.vswitch else ""}"',
-                                                f"mksyscfg -r prof -m {ms(fr)} -o save -p {b} -n {pb.profile_name or '<profile>'} --force"],
+                                                f"mksyscfg -r prof -m {ms(fr)} -o save -p {hmc_word(b)} -n {hmc_word(pb.profile_name or '<profile>')} --force"],
                                            padmin=[f"# on {b}, before the HMC change: rmdev the SEA's trunk adapter; afterwards: cfgdev and recreate the SEA"])
                             undo = Commands(hmc=[f"# put back trunk_priority={tb.priority} on {b} slot {tb.slot} the same way"])
                             yield finding(frame_sea_trunk_priority, pb.label, f"{sw} VLAN {','.join(map(str, common))}",
@@ -183,11 +183,11 @@ def _vlans_fix(fr: Frame, lacking: str, own: list[VirtualEth], partner: list[Vir
             attrs = f"port_vlan_id={t.pvid},ieee_virtual_eth={'1' if tagged else '0'}," + (
                 f'\\"addl_vlan_ids={",".join(map(str, tagged))}\\",' if tagged else "")
             new_prio = prio if prio is not None else (2 if t.priority == 1 else 1)
-            hmc.append(f'chhwres -m {m} -r virtualio --rsubtype eth -o a -p {lacking} -s <free virtual slot> '
+            hmc.append(f'chhwres -m {m} -r virtualio --rsubtype eth -o a -p {hmc_word(lacking)} -s <free virtual slot> '
                        f'-a "{attrs}is_trunk=1,trunk_priority={new_prio}"   # like slot {t.slot} of the partner')
             hmc.append(f"# then on {lacking}: add that trunk adapter to its SEA (chdev -dev <sea> -attr "
                        "virt_adapters=<its trunk adapters>,<the new entX>: the SEA is reconfigured)")
-            undo.append(f"chhwres -m {m} -r virtualio --rsubtype eth -o r -p {lacking} -s <the slot added>")
+            undo.append(f"chhwres -m {m} -r virtualio --rsubtype eth -o r -p {hmc_word(lacking)} -s <the slot added>")
             continue
         dest = next((o for o in tagged_ok if o.pvid == t.pvid), tagged_ok[0] if tagged_ok else None)
         if dest is None:
@@ -198,9 +198,9 @@ def _vlans_fix(fr: Frame, lacking: str, own: list[VirtualEth], partner: list[Vir
         vlans.extend(x for x in tagged if x not in vlans)
     for slot_no, vlans in onto.items():
         vl = ",".join(map(str, vlans))
-        hmc.insert(0, f'chhwres -m {m} -r virtualio --rsubtype eth -o s -p {lacking} -s {slot_no} -a "addl_vlan_ids+={vl}"')
-        undo.insert(0, f'chhwres -m {m} -r virtualio --rsubtype eth -o s -p {lacking} -s {slot_no} -a "addl_vlan_ids-={vl}"')
-    hmc.append(f"mksyscfg -r prof -m {m} -o save -p {lacking} -n {p.profile_name or '<profile>'} --force")
+        hmc.insert(0, f'chhwres -m {m} -r virtualio --rsubtype eth -o s -p {hmc_word(lacking)} -s {slot_no} -a "addl_vlan_ids+={vl}"')
+        undo.insert(0, f'chhwres -m {m} -r virtualio --rsubtype eth -o s -p {hmc_word(lacking)} -s {slot_no} -a "addl_vlan_ids-={vl}"')
+    hmc.append(f"mksyscfg -r prof -m {m} -o save -p {hmc_word(lacking)} -n {hmc_word(p.profile_name or '<profile>')} --force")
     return Commands(hmc=hmc), Commands(hmc=undo)
 
 

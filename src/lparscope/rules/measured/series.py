@@ -15,7 +15,7 @@ import numpy as np
 
 from ...model.estate import Host
 from ...sizing import series_checks as sc
-from ..changes import MS
+from ..changes import MS, hmc_word
 from ..memory.paging import memory_step_fix
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
@@ -55,8 +55,8 @@ def runq(host: Host, cfg: Config) -> Iterator[Finding]:
                             "(and max_proc_units) in its profile; it applies at the next activation", check])
         undo = Commands(hmc=["# nothing changed by this finding"])
     else:
-        fix = Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {host.lpar_name} --procs 1 --procunits 0.5", check])
-        undo = Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {host.lpar_name} --procs 1 --procunits 0.5"])
+        fix = Commands(hmc=[f"chhwres -m {MS} -r proc -o a -p {hmc_word(host.lpar_name)} --procs 1 --procunits 0.5", check])
+        undo = Commands(hmc=[f"chhwres -m {MS} -r proc -o r -p {hmc_word(host.lpar_name)} --procs 1 --procunits 0.5"])
     yield finding(runq, host, "run queue",
                   f"{host.name}: run queue above {ep.threshold:g} per logical CPU ({st.lcpu:.0f} lcpu) in {ep.n_hits} of "
                   f"{ep.n_samples} {st.what}; worst {ep.worst_value:.1f} per lcpu.",

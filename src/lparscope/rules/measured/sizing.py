@@ -44,6 +44,8 @@ def sizing_measured(host: Host, cfg: Config) -> Iterator[Finding]:
     s = host.sizing
     if s is None or s.recommended_ec is None or s.recommended_vp is None:
         return
+    if s.current_capped and s.current_ec and s.peak.max is not None and s.peak.max >= 0.95 * s.current_ec:
+        return  # pinned at its cap: no measure of its demand, CPU-CAPPED-PINNED says what to do
     ec_off = s.current_ec is not None and abs(s.recommended_ec - s.current_ec) > cfg.t(EC_DRIFT) * s.current_ec
     vp_off = s.current_vp is not None and s.recommended_vp != s.current_vp
     cap_off = s.recommended_uncapped and s.current_capped

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from ...model.estate import Device, Estate, Evidence, Host
 from ...model.frame import host_serial
 from ...model.vios_pairs import partners
-from ..changes import chdev_padmin
+from ..changes import chdev_padmin, hmc_word
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .devices import S000, S001, ha_mode_of, name_list, sea_role, sea_stats
@@ -152,9 +152,9 @@ def sea_load_sharing(estate: Estate, cfg: Config) -> Iterator[Finding]:
             prio = next((t.stats.priority for t in trunks if t.stats is not None and getattr(t.stats, "priority", None)), None)
             prio_text = str(prio) if prio is not None else "<same priority as the existing trunk adapter>"
             fix.hmc += [f"# {sea.name} has one trunk adapter ({', '.join(t.name for t in trunks) or '?'}); load sharing needs two or more (001)",
-                        f'chhwres -m <managed-system> -r virtualio --rsubtype eth -o a -p {host.lpar_name} -s <free-slot> '
+                        f'chhwres -m <managed-system> -r virtualio --rsubtype eth -o a -p {hmc_word(host.lpar_name)} -s <free-slot> '
                         f'-a "ieee_virtual_eth=1,port_vlan_id=<unused-pvid>,addl_vlan_ids=<vlans-moved-here>,is_trunk=1,trunk_priority={prio_text}"',
-                        f"mksyscfg -r prof -m <managed-system> -o save -p {host.lpar_name} -n <profile> --force",
+                        f"mksyscfg -r prof -m <managed-system> -o save -p {hmc_word(host.lpar_name)} -n <profile> --force",
                         "# move those VLANs off the first trunk adapter, and do the same on the partner VIOS"]
             fix.padmin += ["# after the HMC has added the second trunk adapter:", "cfgdev", chdev_padmin(sea.name, {"virt_adapters": ",".join([*(t.name for t in trunks), "<new-trunk-ent>"])})]
             disruption.append("dlpar")
@@ -169,8 +169,8 @@ def sea_load_sharing(estate: Estate, cfg: Config) -> Iterator[Finding]:
         if len(trunks) < 2:
             undo.padmin += [chdev_padmin(sea.name, {"virt_adapters": ",".join(t.name for t in trunks)}),
                             "rmdev -dev <new-trunk-ent>"]
-            undo.hmc += [f"chhwres -m <managed-system> -r virtualio --rsubtype eth -o r -p {host.lpar_name} -s <free-slot>",
-                         f"mksyscfg -r prof -m <managed-system> -o save -p {host.lpar_name} -n <profile> --force",
+            undo.hmc += [f"chhwres -m <managed-system> -r virtualio --rsubtype eth -o r -p {hmc_word(host.lpar_name)} -s <free-slot>",
+                         f"mksyscfg -r prof -m <managed-system> -o save -p {hmc_word(host.lpar_name)} -n <profile> --force",
                          "# and give the moved VLANs back to the first trunk adapter"]
         yield finding(sea_load_sharing, host, sea.name,
                       f"SEA {sea.name} on {host.name} runs ha_mode=auto over VLANs {', '.join(map(str, vlans))} "

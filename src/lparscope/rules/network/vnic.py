@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Host, Sourced
+from ..changes import hmc_filter
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -67,7 +68,7 @@ def vnic_server_errors(host: Host, cfg: Config) -> Iterator[Finding]:
                              f"entstat -d {bdev} | egrep -i 'Link Status|Physical Port Link Status|Errors'"
                              if bdev != "its backing device" else f"vnicstat {name}",
                              "# on the HMC: lshwres -r virtualio --rsubtype vnic -m <managed system> --level lpar "
-                             f"--filter lpar_names={client}   # every backing device of the client's vNIC and its status",
+                             f"--filter {hmc_filter('lpar_names', client)}   # every backing device of the client's vNIC and its status",
                              "# a backing device not operational: bring its SR-IOV port's link up (cable, switch port) or "
                              "replace the backing device on another physical port / VIOS (rules-catalogue NET-16)"],
                        padmin=[f"vnicstat -b {name}"] if host.is_vios else [])

@@ -8,7 +8,7 @@ import math
 from collections.abc import Iterator
 
 from ...model.estate import Host
-from ..changes import MS, dlpar_resize, dlpar_units
+from ..changes import MS, dlpar_resize, dlpar_units, hmc_word
 from ..config import Config, threshold
 from ..engine import Commands, Finding, finding, rule
 from ..host_facts import aix_level, power_generation, smt_threads
@@ -51,7 +51,7 @@ def vp_ec_limits(host: Host, cfg: Config) -> Iterator[Finding]:
         new_ec = round(math.ceil(vps / per_ec * 100 - 1e-9) / 100, 2)
         gone = vps - high
         fix, undo = dlpar_units(host, ec, new_ec, basis="limit", bound="min")
-        fix.hmc.append(f"# or keep EC {ec:.2f} and remove {gone} VP: chhwres -m {MS} -r proc -o r -p {host.name} --procs {gone}")
+        fix.hmc.append(f"# or keep EC {ec:.2f} and remove {gone} VP: chhwres -m {MS} -r proc -o r -p {hmc_word(host.lpar_name)} --procs {gone}")
         msg = (f"{host.name}: {vps} VPs on EC {ec:.2f} is {ec / vps:.3f} units per VP; at most {high} VPs "
                f"({basis}).")
         suggested = f"EC >= {new_ec:.2f} for {vps} VP, or <= {high} VP"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Host
-from ..changes import MS, PROFILE, partition_change, propose, weight_change
+from ..changes import MS, PROFILE, hmc_filter, partition_change, propose, weight_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from ..host_facts import power_generation
@@ -58,7 +58,7 @@ def dedicated_not_donating(host: Host, cfg: Config) -> Iterator[Finding]:
         return
     fix, _undo = propose(partition_change(host, "sharing_mode", None, "share_idle_procs_active", method="profile"),
                          fix_notes=["# takes effect at the next activation from the profile"])
-    fix.hmc.insert(0, f"lssyscfg -r prof -m {MS} --filter lpar_names={host.lpar_name} -F name,sharing_mode   # note the current value")
+    fix.hmc.insert(0, f"lssyscfg -r prof -m {MS} --filter {hmc_filter('lpar_names', host.lpar_name)} -F name,sharing_mode   # note the current value")
     undo = Commands(hmc=[
         f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},sharing_mode=share_idle_procs"',
         "# or keep_idle_procs, whichever lssyscfg showed before the change",

@@ -74,6 +74,27 @@ def _hmc_names(estate: Estate, vios: Host, ids: list[int], names: dict[int, str]
     return ms_name, second, client, str(ids[0]) if one else "<client id>"
 
 
+def hmc_sole_clients(estate: Estate, vios: Host) -> dict[str, dict[int, str]]:
+    """Per protocol ("vSCSI", "NPIV"), the running client partitions of ``vios``'s frame whose client
+    adapters of that protocol, as the HMC lists them, all lead to ``vios`` (id -> name), when the
+    client owns no physical I/O slot (an FC adapter of its own): what the HMC shows whatever lsmap
+    outputs were collected."""
+    out: dict[str, dict[int, str]] = {"vSCSI": {}, "NPIV": {}}
+    joined = frame_of_host(estate, vios.name)
+    if joined is None:
+        return out
+    fr, me = joined
+    for p in fr.partitions.values():
+        if p.is_vios or p.id is None or not p.running_now or p.io_slots:
+            continue
+        for proto, slots in (("vSCSI", p.vscsi), ("NPIV", p.vfc)):
+            mine = [a for a in slots if a.adapter_type == "client"]
+            if mine and all(a.remote_id == me.id if a.remote_id is not None else a.remote_name == me.name
+                            for a in mine):
+                out[proto][p.id] = p.label
+    return out
+
+
 def sole_clients(estate: Estate) -> dict[str, list[str]]:
     """Per VIOS, the client partitions (named where the data names them, else by id) whose storage of a
     protocol only it serves, where another VIOS's lsmap output of that protocol and frame is in the data
@@ -99,6 +120,10 @@ def sole_clients(estate: Estate) -> dict[str, list[str]]:
                     continue
                 label = client_names(estate, vios, [c], maps).get(c[1])
                 alone.add(f"{c[1]} ({label})" if label else str(c[1]))
+        # the HMC's adapter listing shows it whether or not the partner's lsmap output was collected
+        said = {a.split(" ", 1)[0] for a in alone}
+        for clients in hmc_sole_clients(estate, vios).values():
+            alone.update(f"{cid} ({label})" for cid, label in clients.items() if str(cid) not in said)
         if alone:
             out[vios.name] = sorted(alone)
     return out
@@ -136,7 +161,9 @@ def client_names(estate: Estate, vios: Host, clients: list[Client], maps: list[A
     when that VIOS does. (A client with several virtual FC adapters all on one VIOS is reported per
     client by STO-NPIV-NO-REDUNDANCY.) Checked per protocol (vSCSI target devices, NPIV mappings to a port) and per
     frame (from the adapter location codes). When no other VIOS's lsmap output for that protocol is in
-    the data for the same frame, the finding is only informational: the partner may simply not have been collected.""",
+    the data for the same frame, the finding is only informational (the partner may simply not have been
+    collected), unless the HMC's adapter listing shows every client adapter of those clients leading to
+    this VIOS. A restart of this VIOS in the plan says first that it stops them.""",
     scope="estate",
 )
 def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
@@ -168,6 +195,10 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
                         for n, frames in mapping[proto].items())
             note = ("" if known else f" No other VIOS's lsmap{' -npiv' if proto == 'NPIV' else ''} output of its frame is in the data: "
                     "add the partner VIOS's output to confirm.")
+            if not known and set(ids) <= set(hmc_sole_clients(estate, h)[proto]):
+                known = True  # the HMC lists every client adapter of theirs leading to this VIOS
+                note = (f" The HMC's adapter listing shows every {'vFC' if proto == 'NPIV' else 'vSCSI'} client adapter "
+                        f"of theirs leading to {h.name}.")
             ms_name, second, client, client_id = _hmc_names(estate, h, ids, names)
             if proto == "vSCSI":
                 local = sorted({m.vtd: getattr(m, "backing_device", None) for m in maps
