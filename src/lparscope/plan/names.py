@@ -125,7 +125,9 @@ def name_findings(estate: Estate, findings: list[Any], index: Joins | None = Non
                 for block in (f.fix, f.rollback):
                     block.hmc[:] = [line.replace(MS, hmc_word(mtms[f.host])) for line in block.hmc]  # type: ignore[arg-type]
             continue
-        swaps = [(MS, fr.name if fr.named else None), (PROFILE, fp.profile_name if fp is not None else None)]
+        # "-m <managed-system>" in every rule's text: a frame name with a space is quoted there; a profile
+        # name stands inside the -i "name=...,..." string, quoted already
+        swaps = [(MS, hmc_word(fr.name) if fr.named else None), (PROFILE, fp.profile_name if fp is not None else None)]
         host = estate.hosts.get(f.host)
         renamed = _partition_option(host.lpar_name, fp.name) if host is not None and fp is not None \
             and fp.name != host.lpar_name else None

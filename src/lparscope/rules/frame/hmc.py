@@ -29,8 +29,9 @@ def frames(estate: Estate) -> list[Frame]:
 
 
 def ms(fr: Frame) -> str:
-    """The managed system's name for HMC commands (a placeholder when the data did not name it)."""
-    return fr.name if fr.named else "<managed-system>"
+    """The managed system's name as an HMC command's ``-m`` word (quoted when it holds a space; a
+    placeholder when the data did not name it)."""
+    return hmc_word(fr.name) if fr.named else "<managed-system>"
 
 
 def partition_option(p: FramePartition) -> str:

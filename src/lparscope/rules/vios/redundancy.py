@@ -16,7 +16,7 @@ from ...model.frame import frame_of_host
 from ...model.frame_join import host_facts, same_serial
 from ...model.vios_pairs import Client, frame_of, lsmap_pairs
 from ...model.vios_pairs import same_frame as _same_frame
-from ..changes import MS, chdev_padmin
+from ..changes import MS, chdev_padmin, hmc_word
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 from .level import level_tuple
@@ -63,14 +63,14 @@ def _hmc_names(estate: Estate, vios: Host, ids: list[int], names: dict[int, str]
     if joined is not None:
         fr, me = joined
         if fr.named:
-            ms_name = fr.name
+            ms_name = hmc_word(fr.name)
         others = sorted(p.name for p in fr.partitions.values() if p.is_vios and p.name != me.name)
         if len(others) == 1:
-            second = others[0]
+            second = others[0]  # raw: it also stands inside -a "...remote_lpar_name=..."
     one = len(ids) == 1
     client = "<client>"
     if one and joined is not None and (p := joined[0].by_id(ids[0])) is not None:
-        client = p.name
+        client = hmc_word(p.name)
     return ms_name, second, client, str(ids[0]) if one else "<client id>"
 
 
@@ -217,26 +217,26 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
                     + [f"# {vtd} is backed by {dev or 'a logical volume or file'}, which only {h.name} can hold: give the "
                        "client a disk from the second VIOS and mirror onto it in the client (extendvg, mirrorvg), or "
                        "move the data to a LUN both VIOS see" for vtd, dev in local],
-                    hmc=[f'chhwres -r virtualio --rsubtype scsi -m {ms_name} -o a -p {second} -s <slot> '
+                    hmc=[f'chhwres -r virtualio --rsubtype scsi -m {ms_name} -o a -p {hmc_word(second)} -s <slot> '
                          f'-a "adapter_type=server,remote_lpar_id={client_id},remote_slot_num=<client slot>"',
                          f'chhwres -r virtualio --rsubtype scsi -m {ms_name} -o a -p {client} -s <client slot> '
                          f'-a "adapter_type=client,remote_lpar_name={second},remote_slot_num=<slot>"',
                          "# then run cfgmgr on the client and check two Enabled paths per disk with lspath"])
                 undo = Commands(padmin=["rmvdev -vtd <vtd name>"],
                                 hmc=[f"chhwres -r virtualio --rsubtype scsi -m {ms_name} -o r -p {client} -s <client slot>",
-                                     f"chhwres -r virtualio --rsubtype scsi -m {ms_name} -o r -p {second} -s <slot>"])
+                                     f"chhwres -r virtualio --rsubtype scsi -m {ms_name} -o r -p {hmc_word(second)} -s <slot>"])
             else:
                 fix = Commands(
                     padmin=["# on the second VIOS of the frame, for each client listed:", "lsnports",
                             "vfcmap -vadapter <vfchost> -fcp <fcs port on the other fabric>"],
-                    hmc=[f'chhwres -r virtualio --rsubtype fc -m {ms_name} -o a -p {second} -s <slot> '
+                    hmc=[f'chhwres -r virtualio --rsubtype fc -m {ms_name} -o a -p {hmc_word(second)} -s <slot> '
                          f'-a "adapter_type=server,remote_lpar_id={client_id},remote_slot_num=<client slot>"',
                          f'chhwres -r virtualio --rsubtype fc -m {ms_name} -o a -p {client} -s <client slot> '
                          f'-a "adapter_type=client,remote_lpar_name={second},remote_slot_num=<slot>"',
                          "# zone and mask both WWPNs of the new client adapter, then cfgmgr on the client"])
                 undo = Commands(padmin=["vfcmap -vadapter <vfchost> -fcp   # no port name: unmaps"],
                                 hmc=[f"chhwres -r virtualio --rsubtype fc -m {ms_name} -o r -p {client} -s <client slot>",
-                                     f"chhwres -r virtualio --rsubtype fc -m {ms_name} -o r -p {second} -s <slot>"])
+                                     f"chhwres -r virtualio --rsubtype fc -m {ms_name} -o r -p {hmc_word(second)} -s <slot>"])
             yield finding(single_server, h, f"{proto} clients {', '.join(map(str, ids))}",
                           f"{h.name} is the only VIOS serving {proto} storage to client partition(s) {who}.{note}",
                           evidence=[mapping_evidence(m) for m in maps[:6]], fix=fix, rollback=undo, disruption=["dlpar"],
