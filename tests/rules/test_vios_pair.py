@@ -97,10 +97,14 @@ def test_ioslevel_notes_apar_range():
 def test_dedicated_vios():
     v = host("vios1", "vios", type="Dedicated-SMT-4", mode="Capped", online_vps=2)
     (f,) = run_rule(vios_processor.vios_dedicated, v)
-    assert f.level == "warning" and "proc_mode=shared" in f.fix.hmc[0] and "desired_procs=3" in f.fix.hmc[0]
-    assert "proc_mode=ded" in f.rollback.hmc[0]
+    assert f.level == "warning" and "proc_mode=shared" in f.fix.hmc[1] and "desired_procs=3" in f.fix.hmc[1]
+    assert f.fix.hmc[0].startswith("lssyscfg -r prof") and "# note the current values" in f.fix.hmc[0]
+    assert "proc_mode=ded" in f.rollback.hmc[0] and "sharing_mode=share_idle_procs," in f.rollback.hmc[0]
     d = host("vios1", "vios", type="Dedicated-SMT-4", mode="Donating", online_vps=2)
-    assert run_rule(vios_processor.vios_dedicated, d)[0].level == "info"
+    (g,) = run_rule(vios_processor.vios_dedicated, d)
+    # a donating VIOS is undone to a mode that donates while it runs, not to share_idle_procs (lends only when down)
+    assert g.level == "info" and "sharing_mode=share_idle_procs_active," in g.rollback.hmc[0]
+    assert "share_idle_procs_always" in g.rollback.hmc[1]
     assert run_rule(vios_processor.vios_dedicated, host("vios1", "vios")) == []
 
 

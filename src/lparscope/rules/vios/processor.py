@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...model.estate import Estate, Host
-from ..changes import MS, PROFILE, partition_change, propose, tunable_change
+from ..changes import MS, PROFILE, hmc_filter, partition_change, propose, tunable_change
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
 
@@ -106,8 +106,15 @@ def vios_dedicated(host: Host, cfg: Config) -> Iterator[Finding]:
                         f'sharing_mode=uncap,uncap_weight=255,min_proc_units=0.5,desired_proc_units={n}.0,'
                         f'max_proc_units={n + 1}.0,min_procs=1,desired_procs={n + 1},max_procs={n + 2}"',
                         "# takes effect when the VIOS is activated from the profile; restart one VIOS of a pair at a time"])
+    fix.hmc.insert(0, f"lssyscfg -r prof -m {MS} --filter {hmc_filter('lpar_names', host.lpar_name)} "
+                      "-F name,proc_mode,sharing_mode,min_procs,desired_procs,max_procs   # note the current values")
+    # lparstat -i says Donating for share_idle_procs_active and _always alike, and Capped for
+    # share_idle_procs (lends only while shut down) and keep_idle_procs alike: the rollback takes the
+    # one that keeps the mode lparstat shows, and names the other
+    mode, other = ("share_idle_procs_active", "share_idle_procs_always") if donating else ("share_idle_procs", "keep_idle_procs")
     undo = Commands(hmc=[f'chsyscfg -r prof -m {MS} -i "name={PROFILE},lpar_name={host.lpar_name},proc_mode=ded,'
-                         f'sharing_mode={"share_idle_procs" if donating else "keep_idle_procs"},min_procs=1,desired_procs={n},max_procs={n}"'])
+                         f'sharing_mode={mode},min_procs=1,desired_procs={n},max_procs={n}"',
+                         f"# or sharing_mode={other} and the processor counts lssyscfg showed before the change"])
     yield finding(vios_dedicated, host, "partition",
                   f"VIOS {host.name} runs on {n} dedicated processor(s), mode {p.mode or 'unknown'}.",
                   evidence=p.ev("type", "mode", "online_vps"), fix=fix, rollback=undo, disruption=["restart-needed"],
