@@ -115,6 +115,16 @@ def test_failover_capacity():
     assert not run(frame_vios_failover, estate(fr))
 
 
+def test_failover_capacity_when_what_a_vios_can_reach_is_not_in_the_data():
+    # measured use of both, but no virtual processors or entitlement read: said, not a crash
+    v1, v2 = (part(n, i, "vioserver", ec=None, vps=None) for n, i in (("vios1", 1), ("vios2", 2)))
+    v1.use, v2.use = use(1.2, 1.5), use(0.9, 1.1)
+    fr = frame(v1, v2)
+    fr.vios_pairs = [("vios1", "vios2")]
+    (f,) = run(frame_vios_failover, estate(fr))
+    assert "must carry 2.60, and what it can reach is not in the data" in f.message
+
+
 def test_single_vios_on_a_full_frame_says_to_free_capacity_first():
     v1 = part("vios1", 1, "vioserver")
     fr = frame(v1, _client())

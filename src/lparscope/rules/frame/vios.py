@@ -91,7 +91,7 @@ def frame_vios_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
             busy = chk.busiest_share is not None and chk.busiest_share > cfg.t(BUSY_SHARE)
             if chk.one_can_carry and not busy:
                 continue
-            small = a if (sa.capacity or 0) <= (sb.capacity or 0) else b
+            small, other = (a, b) if (sa.capacity or 0) <= (sb.capacity or 0) else (b, a)
             need = int(-(-chk.combined_peak // 1)) + 1
             # one VP more than the pair's combined peak, as a floor the plan keeps (a VIOS that is capped must
             # also be uncapped to use them: VIOS-CAPPED); the profile maximum first when it is lower
@@ -104,7 +104,8 @@ def frame_vios_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 fix_notes=["# or move clients' traffic so that each VIOS stays at or below half of its capacity"],
                 form="hmc")
             yield finding(frame_vios_failover, small.label, f"pair {a.name}/{b.name}",
-                          _failover_message(fr.name, (a.name, sa), (b.name, sb), chk.combined_peak, chk.one_can_carry,
+                          _failover_message(fr.name, (a.name, sa), (b.name, sb), chk.combined_peak,
+                                            None if chk.one_can_carry else (small.name, other.name),
                                             chk.busiest_share if busy else None),
                           evidence=[*a.ev("vps", "ec"), *b.ev("vps", "ec")], fix=fix, rollback=undo, disruption=["dlpar"],
                           values={"current": f"{chk.combined_peak:.2f} vs {sa.capacity}/{sb.capacity}",
@@ -114,17 +115,20 @@ def frame_vios_failover(estate: Estate, cfg: Config) -> Iterator[Finding]:
                                  (a.label, "capacity_units"): sa.capacity, (b.label, "capacity_units"): sb.capacity})
 
 
-def _failover_message(frame: str, a: tuple[str, Any], b: tuple[str, Any], combined: float, one_can_carry: bool,
-                      busy_share: float | None) -> str:
+def _failover_message(frame: str, a: tuple[str, Any], b: tuple[str, Any], combined: float,
+                      alone: tuple[str, str] | None, busy_share: float | None) -> str:
     """What the pair measured, and what it means: the load one VIOS must carry when the other is
-    down, against what it can reach; and the busier VIOS's share of its capacity when above half."""
+    down (``alone``: the VIOS of smaller capacity and its partner, when one could not carry it),
+    against what it can reach; and the busier VIOS's share of its capacity when above half."""
     (na, sa), (nb, sb) = a, b
     text = (f"{frame}: {na} peaks at {sa.measured_peak:.2f} and {nb} at {sb.measured_peak:.2f} processor units "
             f"({sa.measured_from}), together {combined:.2f}")
-    if not one_can_carry:
-        (nl, sl), (nu, _) = (a, b) if (sa.capacity or 0) <= (sb.capacity or 0) else (b, a)
-        text += (f"; with {nu} down, {nl} must carry {combined:.2f} and can reach {sl.capacity:.2f}"
-                 + (f" ({100 * combined / sl.capacity:.0f}% of it)" if sl.capacity else ""))
+    if alone is not None:
+        nl, nu = alone
+        cap = (sa if nl == na else sb).capacity
+        text += f"; with {nu} down, {nl} must carry {combined:.2f}" + (
+            f" and can reach {cap:.2f} ({100 * combined / cap:.0f}% of it)" if cap else
+            f", and what it can reach is not in the data (no virtual processors or entitlement read)")
     if busy_share is not None:
         shares = {n: x.measured_peak / x.capacity for n, x in (a, b) if x.capacity}
         busier = max(shares, key=shares.__getitem__)
