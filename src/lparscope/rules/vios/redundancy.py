@@ -19,6 +19,7 @@ from ...model.vios_pairs import same_frame as _same_frame
 from ..changes import MS, chdev_padmin, hmc_word
 from ..config import Config
 from ..engine import Commands, Finding, finding, rule
+from ..frame.hmc import ms
 from .level import level_tuple
 
 __all__ = ["Client", "frame_of"]  # read by other rule modules from here as before
@@ -54,16 +55,15 @@ def served(host: Host) -> dict[str, dict[Client, list[Any]]]:
     return out
 
 
-def _hmc_names(estate: Estate, vios: Host, ids: list[int], names: dict[int, str]) -> tuple[str, str, str, str]:
-    """The names the HMC commands of a fix can carry from the data: the managed system and the one
-    other VIOS of ``vios``'s frame, the client partition and its id when there is one client (else
-    placeholders: the commands are repeated per client)."""
+def _hmc_names(estate: Estate, vios: Host, ids: list[int]) -> tuple[str, str, str, str]:
+    """The names the HMC commands of a fix can carry from the data: the managed system (its ``-m``
+    word) and the one other VIOS of ``vios``'s frame, the client partition and its id when there is
+    one client (else placeholders: the commands are repeated per client)."""
     joined = frame_of_host(estate, vios.name)
     ms_name, second = MS, "<second-vios>"
     if joined is not None:
         fr, me = joined
-        if fr.named:
-            ms_name = hmc_word(fr.name)
+        ms_name = ms(fr)
         others = sorted(p.name for p in fr.partitions.values() if p.is_vios and p.name != me.name)
         if len(others) == 1:
             second = others[0]  # raw: it also stands inside -a "...remote_lpar_name=..."
@@ -199,7 +199,7 @@ def single_server(estate: Estate, cfg: Config) -> Iterator[Finding]:
                 known = True  # the HMC lists every client adapter of theirs leading to this VIOS
                 note = (f" The HMC's adapter listing shows every {'vFC' if proto == 'NPIV' else 'vSCSI'} client adapter "
                         f"of theirs leading to {h.name}.")
-            ms_name, second, client, client_id = _hmc_names(estate, h, ids, names)
+            ms_name, second, client, client_id = _hmc_names(estate, h, ids)
             if proto == "vSCSI":
                 local = sorted({m.vtd: getattr(m, "backing_device", None) for m in maps
                                 if not _physical_volume(getattr(m, "backing_device", None))}.items())
