@@ -119,11 +119,13 @@ skip() {
 }
 """
 
+# now(): seconds, for durations. ksh and bash count them in $SECONDS; dash (Linux's /bin/sh) has no
+# $SECONDS, so the Linux script (and the HMC one, run on any workstation) asks date.
 NOW_SECONDS = 'now() { echo "$SECONDS"; }'
 NOW_DATE = "now() { date +%s; }"
 
 LOCAL_RUNNERS = """\
-now() { echo "$SECONDS"; }
+@@NOW@@
 
 # run FILE LIMIT COMMAND [ARG...]: run a command of the allow-list on this system.
 run() {
@@ -256,7 +258,7 @@ quote() {
     printf "'%s'" "$_q"
 }
 
-now() { date +%s; }
+@@NOW@@
 
 # hmc FILE LIMIT COMMAND [ARG...]: run one HMC command over ssh; the HMC runs it in its
 # own restricted shell. Each argument is sent single-quoted: a managed-system name holding

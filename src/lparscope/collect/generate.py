@@ -209,11 +209,11 @@ def render(target: str, opt: Options | None = None) -> str:
               .replace("@@SAMPLE_LIMIT@@", str(opt.interval * opt.count + opt.timeout))
               .replace("@@EXTRA_SETTINGS@@", _settings(target, opt)))
     parts = [header, fw.HELPERS]
+    now = fw.NOW_SECONDS if target in ("aix", "vios") else fw.NOW_DATE  # (ksh there; any sh elsewhere)
     if target == "hmc":
-        parts.append(fw.HMC_START.replace("@@HMC@@", opt.hmc_host))
+        parts.append(fw.HMC_START.replace("@@HMC@@", opt.hmc_host).replace("@@NOW@@", now))
     else:
-        # /bin/sh on Linux may be dash, which has no $SECONDS: durations from date there
-        parts.append(fw.LOCAL_RUNNERS if target != "linux" else fw.LOCAL_RUNNERS.replace(fw.NOW_SECONDS, fw.NOW_DATE))
+        parts.append(fw.LOCAL_RUNNERS.replace("@@NOW@@", now))
         parts.append(fw.LOCAL_START)
     parts.append("# --- what it will do -------------------------------------------------------------")
     parts.append("\n".join([
